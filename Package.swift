@@ -1,0 +1,70 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let upcoming: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "rooftop",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "rooftop", targets: ["RooftopServer"]),
+        .library(name: "RooftopCore", targets: ["RooftopCore"]),
+        .library(name: "RooftopTesting", targets: ["RooftopTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(name: "RooftopCore", swiftSettings: upcoming),
+        .target(name: "RooftopStorage", dependencies: ["RooftopCore"], swiftSettings: upcoming),
+        .target(
+            name: "RooftopSQLite",
+            dependencies: ["RooftopStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: upcoming
+        ),
+        .target(
+            name: "RooftopServices",
+            dependencies: ["RooftopStorage", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: upcoming
+        ),
+        .target(
+            name: "RooftopHTTP",
+            dependencies: [
+                "RooftopServices", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .executableTarget(
+            name: "RooftopServer",
+            dependencies: [
+                "RooftopHTTP", "RooftopSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .target(name: "RooftopTesting", dependencies: ["RooftopServices", "RooftopStorage"], swiftSettings: upcoming),
+        .testTarget(name: "RooftopCoreTests", dependencies: ["RooftopCore"], swiftSettings: upcoming),
+        .testTarget(
+            name: "RooftopStorageTests",
+            dependencies: ["RooftopTesting", "RooftopSQLite"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "RooftopHTTPTests",
+            dependencies: [
+                "RooftopHTTP", "RooftopSQLite", "RooftopTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: upcoming
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

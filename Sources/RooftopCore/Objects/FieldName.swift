@@ -1,0 +1,87 @@
+/// A validated top-level field name: the only way a field name reaches SQL.
+///
+/// Matches `^[A-Za-z][A-Za-z0-9_]*$`, at most 128 characters. Internal names (leading `_`) are
+/// never accepted from clients, which closes the internal-field class of Parse advisories.
+public struct FieldName: Hashable, Sendable, CustomStringConvertible, Comparable {
+    /// The field name.
+    public let rawValue: String
+
+    /// Fields every object has, kept in columns rather than in the document.
+    public static let defaultFields: Set<String> = ["objectId", "createdAt", "updatedAt", "ACL"]
+
+    /// Validates `rawValue` as a client-visible field name (error 105 otherwise).
+    public init(_ rawValue: String) throws(ParseError) {
+        guard FieldName.isIdentifier(rawValue) else {
+            throw ParseError(.invalidKeyName, "Invalid field name: \(ClassName.printable(rawValue)).")
+        }
+        self.rawValue = rawValue
+    }
+
+    init(trusted: String) { rawValue = trusted }
+
+    /// `objectId`.
+    public static let objectId = FieldName(trusted: "objectId")
+    /// `createdAt`.
+    public static let createdAt = FieldName(trusted: "createdAt")
+    /// `updatedAt`.
+    public static let updatedAt = FieldName(trusted: "updatedAt")
+    /// `ACL`.
+    public static let acl = FieldName(trusted: "ACL")
+
+    /// Whether the name is stored in a column rather than in the JSON document.
+    public var isDefaultField: Bool { FieldName.defaultFields.contains(rawValue) }
+
+    /// Whether `text` is an ASCII identifier `^[A-Za-z][A-Za-z0-9_]*$` of at most 128 bytes.
+    public static func isIdentifier(_ text: String) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            count += 1
+            if count > 128 { return false }
+            let letter = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            if count == 1 {
+                guard letter else { return false }
+            } else {
+                guard letter || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_") else { return false }
+            }
+        }
+        return count > 0
+    }
+
+    /// The field name.
+    public var description: String { rawValue }
+
+    /// Orders by name.
+    public static func < (lhs: FieldName, rhs: FieldName) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A validated dot path into a document (`stats.wins`): a field name and nested keys.
+///
+/// Nested keys follow the field-name rule too, so no path segment can carry quotes, `$` or SQL.
+public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
+    /// The top-level field.
+    public let field: FieldName
+    /// The keys below it, outermost first.
+    public let subkeys: [String]
+
+    /// Creates a path from a validated field and validated subkeys.
+    public init(field: FieldName, subkeys: [String] = []) {
+        self.field = field
+        self.subkeys = subkeys
+    }
+
+    /// Parses `a.b.c`; every segment must be an identifier (105 otherwise).
+    public init(parsing text: String) throws(ParseError) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let first = parts.first, parts.count <= 16 else {
+            throw ParseError(.invalidKeyName, "Invalid field name: \(ClassName.printable(text)).")
+        }
+        field = try FieldName(first)
+        for part in parts.dropFirst() where !FieldName.isIdentifier(part) {
+            throw ParseError(.invalidKeyName, "Invalid field name: \(ClassName.printable(text)).")
+        }
+        subkeys = Array(parts.dropFirst())
+    }
+
+    /// The path as written, `a.b.c`.
+    public var description: String { ([field.rawValue] + subkeys).joined(separator: ".") }
+}

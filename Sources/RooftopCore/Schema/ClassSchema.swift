@@ -1,0 +1,81 @@
+/// One class's schema: field types, class-level permissions and indexes.
+public struct ClassSchema: Sendable, Equatable {
+    /// The class.
+    public let className: ClassName
+    /// Field types, including the default fields.
+    public var fields: [String: FieldType]
+    /// Class-level permissions.
+    public var clp: ClassLevelPermissions
+    /// Indexes requested through `/schemas`: name → field → 1 / -1.
+    public var indexes: [String: [String: Int]]
+
+    /// Creates a schema; default fields of the class are always present.
+    public init(
+        className: ClassName, fields: [String: FieldType] = [:], clp: ClassLevelPermissions = .open,
+        indexes: [String: [String: Int]] = [:]
+    ) {
+        self.className = className
+        self.fields = ClassSchema.defaultFields(for: className).merging(fields) { builtIn, _ in builtIn }
+        self.clp = clp
+        self.indexes = indexes
+    }
+
+    /// The fields every object of `className` has.
+    public static func defaultFields(for className: ClassName) -> [String: FieldType] {
+        var fields: [String: FieldType] = ["objectId": .string, "createdAt": .date, "updatedAt": .date, "ACL": .acl]
+        switch className.rawValue {
+        case "_User":
+            fields.merge(["username": .string, "password": .string, "email": .string, "emailVerified": .boolean, "authData": .object]) { a, _ in a }
+        case "_Role":
+            fields.merge(["name": .string, "users": .relation(.user), "roles": .relation(.role)]) { a, _ in a }
+        case "_Session":
+            fields.merge(
+                ["user": .pointer(.user), "installationId": .string, "sessionToken": .string, "expiresAt": .date, "createdWith": .object]
+            ) { a, _ in a }
+        default: break
+        }
+        return fields
+    }
+
+    /// Whether `name` is one of the class's default fields.
+    public func isDefaultField(_ name: String) -> Bool { ClassSchema.defaultFields(for: className)[name] != nil }
+
+    /// Pointer fields to `_User` (indexed automatically).
+    public var userPointerFields: [String] {
+        fields.compactMap { name, type in type == .pointer(.user) ? name : nil }.sorted()
+    }
+
+    /// The `/schemas` JSON form.
+    public var json: JSON {
+        var fieldJSON: [String: JSON] = [:]
+        for (name, type) in fields where name != "password" { fieldJSON[name] = type.json }
+        var indexJSON: [String: JSON] = ["_id_": ["_id": 1]]
+        for (name, keys) in indexes { indexJSON[name] = .object(keys.mapValues { .number(Double($0)) }) }
+        return [
+            "className": .string(className.rawValue), "fields": .object(fieldJSON), "classLevelPermissions": clp.json,
+            "indexes": .object(indexJSON),
+        ]
+    }
+
+    /// Adds `proposed` field types, failing with 111 on a mismatch with a recorded type.
+    ///
+    /// - Returns: the names of fields that were new.
+    public mutating func merge(_ proposed: [String: FieldType]) throws(ParseError) -> [String] {
+        var added: [String] = []
+        for (name, type) in proposed.sorted(by: { $0.key < $1.key }) {
+            if let existing = fields[name] {
+                guard existing == type else {
+                    throw ParseError(
+                        .incorrectType, "schema mismatch for \(className).\(name); expected \(existing.name) but got \(type.name)")
+                }
+                continue
+            }
+            if type == .geoPoint, let other = fields.first(where: { $0.value == .geoPoint }) {
+                throw ParseError(.incorrectType, "there can only be one geopoint field in a class (\(other.key))")
+            }
+            fields[name] = type
+            added.append(name)
+        }
+        return added
+    }
+}

@@ -1,0 +1,23 @@
+public import Hummingbird
+public import Logging
+import RooftopCore
+public import RooftopServices
+public import RooftopStorage
+import Foundation
+
+/// Builds the HTTP application over a store: the one wiring used by `rooftop serve` and tests.
+public func buildApplication(
+    store: any DataStore, services: ServicesConfiguration, http: HTTPConfiguration, host: String, port: Int, logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let clock: @Sendable () -> ParseDate = {
+        ParseDate(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+    let objects = Objects(store: store, config: services, clock: clock)
+    let responder = ParseResponder(config: http, objects: objects, logger: logger)
+    return Application(
+        responder: responder,
+        configuration: .init(address: .hostname(host, port: port), serverName: nil),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+        logger: logger)
+}

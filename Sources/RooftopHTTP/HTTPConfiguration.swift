@@ -1,0 +1,32 @@
+/// Settings of the Parse REST layer.
+public struct HTTPConfiguration: Sendable {
+    /// The application id every request must carry.
+    public var appId: String
+    /// The master key.
+    public var masterKey: String
+    /// Client keys; when any is set, requests must carry a matching one.
+    public var clientKey: String?
+    /// The REST API key.
+    public var restAPIKey: String?
+    /// The JavaScript key.
+    public var javascriptKey: String?
+    /// The .NET key.
+    public var dotNetKey: String?
+    /// Addresses the master key is accepted from.
+    public var masterKeyIps: [String] = ["127.0.0.1", "::1"]
+    /// Where the API is mounted, e.g. `/parse`.
+    public var mountPath: String = "/parse"
+    /// Largest JSON body accepted, in bytes.
+    public var maxBodySize: Int = 1 << 20
+    /// `Access-Control-Allow-Origin`.
+    public var allowOrigin: String = "*"
+
+    /// Creates a configuration.
+    public init(appId: String, masterKey: String) {
+        self.appId = appId
+        self.masterKey = masterKey
+    }
+
+    /// Whether any client key is configured.
+    var requiresClientKey: Bool { [clientKey, restAPIKey, javascriptKey, dotNetKey].contains { $0 != nil } }
+}

@@ -1,0 +1,34 @@
+public import RooftopCore
+
+/// A request as the routes see it, after keys, aliases and `_method` were dealt with.
+///
+/// Batch sub-requests are built as values of this type too, so they go through the same routes.
+public struct ParseRequest: Sendable {
+    /// The effective method (after `_method`).
+    public var method: String
+    /// Path segments below the mount path.
+    public var segments: [String]
+    /// Query-string parameters merged with body parameters (for GET-style calls).
+    public var params: [String: JSON]
+    /// The JSON body object (empty when none).
+    public var body: [String: JSON]
+    /// Who is calling.
+    public var principal: Principal
+}
+
+/// A route's answer.
+public struct ParseResponse: Sendable {
+    /// HTTP status code.
+    public var status: Int
+    /// JSON body.
+    public var body: JSON
+    /// Extra headers (e.g. `Location`).
+    public var headers: [(String, String)]
+
+    /// Creates a response.
+    public init(status: Int = 200, body: JSON, headers: [(String, String)] = []) {
+        self.status = status
+        self.body = body
+        self.headers = headers
+    }
+}

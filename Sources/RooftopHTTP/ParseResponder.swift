@@ -1,0 +1,114 @@
+public import Hummingbird
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import RooftopCore
+public import RooftopServices
+
+/// The Parse REST API as one Hummingbird responder.
+///
+/// Routing is done here rather than by Hummingbird's router because `_method` in a POST body
+/// changes the method before routing, and because `/batch` must dispatch sub-requests through
+/// the very same routes.
+public struct ParseResponder: HTTPResponder {
+    /// The context type.
+    public typealias Context = ParseRequestContext
+
+    let config: HTTPConfiguration
+    let routes: ParseRoutes
+    let logger: Logger
+
+    /// Creates the responder.
+    public init(config: HTTPConfiguration, objects: Objects, logger: Logger) {
+        self.config = config
+        self.routes = ParseRoutes(objects: objects)
+        self.logger = logger
+    }
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        let start = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await handle(request, context: context)
+        } catch let error as ParseError {
+            response = ParseResponder.json(error.body, status: error.httpStatus)
+        } catch let error as UnauthorizedError {
+            response = ParseResponder.json(["error": .string(error.message)], status: .forbidden)
+        } catch {
+            logger.error("request failed", metadata: ["error": "\(error)"])
+            response = ParseResponder.json(["code": 1, "message": "Internal server error."], status: .internalServerError)
+        }
+        addCORS(&response)
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        // Path only: query strings can carry credentials (GET /login).
+        logger.info("\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.1f", ms))ms")
+        return response
+    }
+
+    private func handle(_ request: Request, context: Context) async throws -> Response {
+        let path = request.uri.path
+        guard path == config.mountPath || path.hasPrefix(config.mountPath + "/") else {
+            return ParseResponder.json(["error": "Not found."], status: .notFound)
+        }
+        if request.method == .options { return Response(status: .ok) }
+        let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
+        var body = try await readBody(request)
+        var method = request.method.rawValue
+        if method == "POST", let override = body["_method"]?.stringValue {
+            guard ["GET", "PUT", "DELETE", "POST"].contains(override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
+            method = override
+            body["_method"] = nil
+        }
+        if segments == ["health"] { return ParseResponder.json(["status": "ok"], status: .ok) }
+        let credentials = try RequestAuthenticator(config: config).authenticate(headers: request.headers, body: &body, remoteIP: context.remoteIP)
+        if credentials.sessionToken != nil && segments != ["login"] {
+            throw ParseError(.invalidSessionToken, "Invalid session token")
+        }
+        var params = QueryString.parse(request.uri.query)
+        if method == "GET" || method == "DELETE" { params.merge(body) { _, fromBody in fromBody } }
+        let principal = credentials.isMaster ? Principal.master : Principal.anonymous
+        let parseRequest = ParseRequest(method: method, segments: segments, params: params, body: body, principal: principal)
+        var answer = try await routes.dispatch(parseRequest)
+        if let location = answer.headers.firstIndex(where: { $0.0 == "Location" }) {
+            let host = request.head.authority ?? "127.0.0.1"
+            answer.headers[location].1 = "http://\(host)\(config.mountPath)\(answer.headers[location].1)"
+        }
+        var response = ParseResponder.json(answer.body, status: HTTPResponse.Status(code: answer.status))
+        for (name, value) in answer.headers {
+            if let field = HTTPField.Name(name) { response.headers[field] = value }
+        }
+        return response
+    }
+
+    private func readBody(_ request: Request) async throws -> [String: JSON] {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: config.maxBodySize)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw ParseError(.objectTooLarge, "Request body is too large.")
+        } catch is NIOTooManyBytesError {
+            throw ParseError(.objectTooLarge, "Request body is too large.")
+        }
+        let bytes = buffer.readableBytesView
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        guard case .object(let object) = try JSONParser.parse(bytes) else { throw ParseError(.invalidJSON, "Invalid JSON: the body must be an object.") }
+        try RequestGuard.checkKeywords(.object(object))
+        return object
+    }
+
+    private func addCORS(_ response: inout Response) {
+        response.headers[.accessControlAllowOrigin] = config.allowOrigin
+        response.headers[.accessControlAllowMethods] = "GET,PUT,POST,DELETE,OPTIONS"
+        response.headers[.accessControlAllowHeaders] =
+            "X-Parse-Master-Key, X-Parse-REST-API-Key, X-Parse-Javascript-Key, X-Parse-Application-Id, X-Parse-Client-Version, X-Parse-Session-Token, X-Requested-With, X-Parse-Revocable-Session, X-Parse-Request-Id, Content-Type, Pragma, Cache-Control"
+        response.headers[.accessControlExposeHeaders] = "X-Parse-Job-Status-Id, X-Parse-Push-Status-Id"
+    }
+
+    static func json(_ body: JSON, status: HTTPResponse.Status) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
+    }
+}

@@ -1,0 +1,104 @@
+import GRDB
+import RooftopCore
+import RooftopStorage
+
+/// Schema changes on SQLite: the `_SCHEMA` row, the class table, join tables and indexes.
+enum SQLiteSchemaWriter {
+    static let dialect = SQLiteDialect()
+
+    /// The stored schema and table of `className`, or nil.
+    static func load(_ className: ClassName, db: Database) throws -> (ClassSchema, String)? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT tableName, schema FROM _SCHEMA WHERE className = ?", arguments: [className.rawValue])
+        else { return nil }
+        return (try SchemaCoding.decode(className: className.rawValue, json: row[1]), row[0])
+    }
+
+    /// Creates or updates a class: schema row, table, join tables and indexes.
+    @discardableResult
+    static func save(_ schema: ClassSchema, db: Database) throws -> String {
+        let table: String
+        if let (_, existing) = try load(schema.className, db: db) {
+            table = existing
+            try db.execute(
+                sql: "UPDATE _SCHEMA SET schema = ? WHERE className = ?", arguments: [SchemaCoding.encode(schema), schema.className.rawValue])
+        } else {
+            table = try freeTableName(for: schema.className, db: db)
+            try db.execute(
+                sql: "INSERT INTO _SCHEMA (className, tableName, schema) VALUES (?, ?, ?)",
+                arguments: [schema.className.rawValue, table, SchemaCoding.encode(schema)])
+            try db.execute(
+                sql: """
+                    CREATE TABLE \(dialect.quote(table)) (
+                        objectId TEXT PRIMARY KEY NOT NULL, createdAt TEXT NOT NULL, updatedAt TEXT NOT NULL,
+                        _rperm TEXT, _wperm TEXT, data TEXT NOT NULL)
+                    """)
+        }
+        try ensureIndexes(schema, table: table, db: db)
+        return table
+    }
+
+    /// SQLite table names ignore case while Parse class names do not: `Note` and `note` get
+    /// different tables.
+    private static func freeTableName(for className: ClassName, db: Database) throws -> String {
+        var candidate = className.rawValue
+        var suffix = 1
+        while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _SCHEMA WHERE tableName = ? COLLATE NOCASE)", arguments: [candidate]) ?? false {
+            suffix += 1
+            candidate = "\(className.rawValue)_\(suffix)"
+        }
+        return candidate
+    }
+
+    /// Pointer-to-user indexes, join tables for relations, and indexes asked for via `/schemas`.
+    static func ensureIndexes(_ schema: ClassSchema, table: String, db: Database) throws {
+        let quoted = dialect.quote(table)
+        for field in schema.userPointerFields {
+            let name = dialect.quote("\(table)_\(field)_ptr")
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(quoted) (\(dialect.jsonValue("data", [field, "objectId"])))")
+        }
+        for (field, type) in schema.fields {
+            guard case .relation = type else { continue }
+            let join = dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table))
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS \(join) (owningId TEXT NOT NULL, relatedId TEXT NOT NULL, PRIMARY KEY (owningId, relatedId));
+                    CREATE INDEX IF NOT EXISTS \(dialect.quote("\(table)_\(field)_related")) ON \(join) (relatedId);
+                    """)
+        }
+        for (indexName, keys) in schema.indexes {
+            guard FieldName.isIdentifier(indexName), !keys.isEmpty else { continue }
+            var columns: [String] = []
+            for (field, direction) in keys.sorted(by: { $0.key < $1.key }) {
+                guard FieldName.isIdentifier(field) else { continue }
+                let expr: String
+                switch (field, schema.fields[field]) {
+                case ("objectId", _), ("createdAt", _), ("updatedAt", _): expr = field
+                case (_, .pointer?): expr = dialect.jsonValue("data", [field, "objectId"])
+                case (_, .date?): expr = dialect.jsonValue("data", [field, "iso"])
+                default: expr = dialect.jsonValue("data", [field])
+                }
+                columns.append(expr + (direction < 0 ? " DESC" : ""))
+            }
+            guard !columns.isEmpty else { continue }
+            let name = dialect.quote("\(table)_idx_\(indexName)")
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(quoted) (\(columns.joined(separator: ", ")))")
+        }
+    }
+
+    /// Drops an empty class and its join tables (255 when objects remain).
+    static func drop(_ className: ClassName, db: Database) throws {
+        guard let (schema, table) = try load(className, db: db) else {
+            throw ParseError(.invalidClassName, "Class \(className) does not exist.")
+        }
+        let quoted = dialect.quote(table)
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(quoted))") ?? false {
+            throw ParseError(.invalidSchemaOperation, "Class \(className) is not empty, contains objects, cannot drop schema.")
+        }
+        for (field, type) in schema.fields {
+            guard case .relation = type else { continue }
+            try db.execute(sql: "DROP TABLE IF EXISTS \(dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table)))")
+        }
+        try db.execute(sql: "DROP TABLE \(quoted)")
+        try db.execute(sql: "DELETE FROM _SCHEMA WHERE className = ?", arguments: [className.rawValue])
+    }
+}

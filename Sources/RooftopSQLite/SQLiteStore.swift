@@ -1,0 +1,144 @@
+public import RooftopCore
+public import RooftopStorage
+import Foundation
+import GRDB
+
+/// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a 2xx answer
+/// means the write is committed and durable.
+///
+/// Reads run concurrently on GRDB's reader pool; writes are short transactions on its writer.
+public final class SQLiteStore: DataStore {
+    let pool: DatabasePool
+    let dialect = SQLiteDialect()
+    /// Schemas by class, with their table names; refreshed after every schema write.
+    let catalogCache = LockedValue<QueryCompiler.Catalog?>(nil)
+
+    /// Opens (creating if needed) the database at `path` and runs pending migrations.
+    public init(path: String) throws {
+        var config = Configuration()
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            db.add(function: SQLiteRegex.function)
+        }
+        config.busyMode = .timeout(10)
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            try SQLiteMigrations.migrator.migrate(pool)
+        } catch {
+            throw StorageError.unavailable("cannot open the SQLite database: \(error)")
+        }
+    }
+
+    /// Closes the database; later calls fail.
+    public func close() throws { try pool.close() }
+
+    // MARK: Schemas
+
+    /// The schema catalog, loaded once and refreshed after schema changes.
+    func catalog() async throws -> QueryCompiler.Catalog {
+        if let cached = catalogCache.withLock({ $0 }) { return cached }
+        let loaded = try await pool.read { db in try SQLiteStore.loadCatalog(db) }
+        catalogCache.withLock { $0 = loaded }
+        return loaded
+    }
+
+    static func loadCatalog(_ db: Database) throws -> QueryCompiler.Catalog {
+        var schemas: [ClassName: ClassSchema] = [:]
+        var tables: [ClassName: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT className, tableName, schema FROM _SCHEMA") {
+            let schema = try SchemaCoding.decode(className: row[0], json: row[2])
+            schemas[schema.className] = schema
+            tables[schema.className] = row[1]
+        }
+        return QueryCompiler.Catalog(schemas: schemas, tables: tables)
+    }
+
+    public func schema(_ className: ClassName) async throws -> ClassSchema? {
+        try await catalog().schemas[className]
+    }
+
+    public func allSchemas() async throws -> [ClassSchema] {
+        try await catalog().schemas.values.sorted { $0.className.rawValue < $1.className.rawValue }
+    }
+
+    public func saveSchema(_ schema: ClassSchema) async throws {
+        try await writeTransaction { db in
+            try SQLiteSchemaWriter.save(schema, db: db)
+        }
+    }
+
+    public func deleteClass(_ className: ClassName) async throws {
+        try await writeTransaction { db in
+            try SQLiteSchemaWriter.drop(className, db: db)
+        }
+    }
+
+    /// Runs a write transaction, refreshes the catalog afterwards, and maps SQLite errors.
+    func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            let (value, catalog) = try await pool.write { db in
+                let value = try body(db)
+                return (value, try SQLiteStore.loadCatalog(db))
+            }
+            catalogCache.withLock { $0 = catalog }
+            return value
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw StorageError.duplicate(field: SQLiteStore.duplicateField(error), cause: "\(error)")
+        } catch let error as DatabaseError {
+            throw StorageError.unavailable("\(error)")
+        }
+    }
+
+    /// The column or expression named in a UNIQUE failure, when it is a document field.
+    static func duplicateField(_ error: DatabaseError) -> String? {
+        guard let message = error.message, let range = message.range(of: "UNIQUE constraint failed: ") else { return nil }
+        let detail = message[range.upperBound...]
+        return detail.split(separator: ".").last.map(String.init)
+    }
+
+    // MARK: Queries
+
+    public func find(_ request: FindRequest) async throws -> [StoredObject] {
+        let catalog = try await catalog()
+        let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
+        let rows = try await read(statement)
+        return try rows.map(SQLiteStore.object(from:))
+    }
+
+    public func count(_ request: FindRequest) async throws -> Int {
+        let catalog = try await catalog()
+        let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog, count: true)
+        let rows = try await read(statement)
+        return rows.first.map { $0[0] as Int? ?? 0 } ?? 0
+    }
+
+    private func read(_ statement: SQLFragment) async throws -> [Row] {
+        let arguments = SQLiteStore.arguments(statement.bindings)
+        do {
+            return try await pool.read { db in try Row.fetchAll(db, sql: statement.sql, arguments: arguments) }
+        } catch let error as DatabaseError {
+            throw StorageError.unavailable("\(error)")
+        }
+    }
+
+    static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(values.map { value -> DatabaseValue in
+            switch value {
+            case .null: .null
+            case .integer(let i): i.databaseValue
+            case .real(let d): d.databaseValue
+            case .text(let s): s.databaseValue
+            }
+        })
+    }
+
+    static func object(from row: Row) throws -> StoredObject {
+        guard let id: String = row[0], let created: String = row[1], let updated: String = row[2], let data: String = row[5],
+            let createdAt = ParseDate(iso: created), let updatedAt = ParseDate(iso: updated)
+        else { throw StorageError.corrupt("a stored row is missing columns") }
+        return StoredObject(
+            objectId: id, createdAt: createdAt, updatedAt: updatedAt, acl: try DocumentCoding.acl(read: row[3], write: row[4]),
+            fields: try DocumentCoding.decode(data))
+    }
+}

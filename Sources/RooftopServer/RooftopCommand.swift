@@ -1,0 +1,36 @@
+import ArgumentParser
+
+/// `rooftop`: the server and its operator tools.
+@main
+struct RooftopCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rooftop",
+        abstract: "A Parse-compatible backend for app users and their data.",
+        subcommands: [ServeCommand.self, ConfigCommand.self],
+        defaultSubcommand: ServeCommand.self)
+}
+
+/// Options shared by commands that read the configuration.
+struct ConfigOptions: ParsableArguments {
+    @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
+    @Option(help: "Port to listen on (default 1337).") var port: Int?
+    @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir: String?
+    @Option(help: "Configuration file (default <data-dir>/rooftop.json).") var config: String?
+
+    /// Defaults < file < environment < flags.
+    func load(environment: [String: String]) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        let env = ServerConfiguration.environmentValues(environment)
+        let dir = dataDir ?? env["dataDir"]?.stringValue ?? configuration.dataDir
+        let file = config ?? dir + "/rooftop.json"
+        if let values = try ConfigFile.read(file, required: config != nil) { try configuration.apply(values, source: file) }
+        try configuration.apply(env, source: "environment")
+        var flags: [String: JSON] = ["dataDir": .string(dir)]
+        if let host { flags["host"] = .string(host) }
+        if let port { flags["port"] = .number(Double(port)) }
+        try configuration.apply(flags, source: "flags")
+        return configuration
+    }
+}
+
+import RooftopCore

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import RooftopCore
+import RooftopHTTP
+import RooftopSQLite
+
+/// `rooftop serve`: runs the server on the embedded SQLite database.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the server.")
+    @OptionGroup var options: ConfigOptions
+
+    func run() async throws {
+        var configuration: ServerConfiguration
+        do {
+            configuration = try options.load(environment: ProcessInfo.processInfo.environment)
+            try FileManager.default.createDirectory(atPath: configuration.dataDir, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let keys = try KeyFile.loadOrCreate(configuration: &configuration)
+        var logger = Logger(label: "rooftop")
+        logger.logLevel = .info
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore(path: configuration.dataDir + "/data.db")
+        } catch {
+            throw ValidationError("cannot open the database in \(configuration.dataDir): \(error)")
+        }
+        let http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
+        let config = configuration
+        let app = buildApplication(
+            store: store, services: configuration.services, http: http, host: configuration.host, port: configuration.port,
+            logger: logger,
+            onServerRunning: { port in KeyFile.printBanner(config, keys: keys, port: port) })
+        try await app.runService()
+        try store.close()
+    }
+}

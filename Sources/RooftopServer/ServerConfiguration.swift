@@ -1,0 +1,156 @@
+import Foundation
+import RooftopCore
+import RooftopHTTP
+import RooftopServices
+
+/// The server's typed configuration, layered: defaults < `rooftop.json` < environment < flags.
+///
+/// Keys keep Parse Server's names (`appId`, `masterKey`, `mountPath`, …) in the file, and in
+/// the environment both as `ROOFTOP_<UPPER_SNAKE>` and `PARSE_SERVER_<UPPER_SNAKE>`.
+struct ServerConfiguration: Sendable {
+    var host = "127.0.0.1"
+    var port = 1337
+    var dataDir = "./rooftop-data"
+    var appId: String?
+    var masterKey: String?
+    var clientKey: String?
+    var restAPIKey: String?
+    var javascriptKey: String?
+    var dotNetKey: String?
+    var masterKeyIps = ["127.0.0.1", "::1"]
+    var mountPath = "/parse"
+    var serverURL: String?
+    var profile = "development"
+    var allowClientClassCreation: Bool?
+    var allowCustomObjectId = false
+    var objectIdSize = 10
+    var defaultLimit = 100
+    var maxLimit = 1000
+    var maxBodySize = 1 << 20
+    var allowOrigin = "*"
+
+    /// Every key, for `config print` and the docs.
+    static let keys = [
+        "host", "port", "dataDir", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey", "masterKeyIps",
+        "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
+        "maxLimit", "maxBodySize", "allowOrigin",
+    ]
+
+    /// `appId` → `APP_ID`, `restAPIKey` → `REST_API_KEY`.
+    static func upperSnake(_ key: String) -> String {
+        var out = ""
+        let chars = Array(key)
+        for (i, c) in chars.enumerated() {
+            if c.isUppercase, i > 0, chars[i - 1].isLowercase || (i + 1 < chars.count && chars[i + 1].isLowercase) { out.append("_") }
+            out.append(contentsOf: c.uppercased())
+        }
+        return out
+    }
+
+    /// Applies `values` (from a file, the environment or flags) on top of this configuration.
+    mutating func apply(_ values: [String: JSON], source: String) throws {
+        for (key, value) in values {
+            func string() throws -> String {
+                if let s = value.stringValue { return s }
+                if let n = value.intValue { return String(n) }
+                throw ConfigError("\(source): \(key) must be a string")
+            }
+            func int() throws -> Int {
+                if let n = value.intValue { return n }
+                if let s = value.stringValue, let n = Int(s) { return n }
+                throw ConfigError("\(source): \(key) must be an integer")
+            }
+            func bool() throws -> Bool {
+                if case .bool(let b) = value { return b }
+                if let s = value.stringValue, ["true", "1", "false", "0"].contains(s) { return s == "true" || s == "1" }
+                throw ConfigError("\(source): \(key) must be true or false")
+            }
+            switch key {
+            case "host": host = try string()
+            case "port": port = try int()
+            case "dataDir": dataDir = try string()
+            case "appId", "applicationId": appId = try string()
+            case "masterKey": masterKey = try string()
+            case "clientKey": clientKey = try string()
+            case "restAPIKey": restAPIKey = try string()
+            case "javascriptKey": javascriptKey = try string()
+            case "dotNetKey": dotNetKey = try string()
+            case "masterKeyIps":
+                if let items = value.arrayValue { masterKeyIps = items.compactMap(\.stringValue) } else { masterKeyIps = try string().split(separator: ",").map(String.init) }
+            case "mountPath": mountPath = try string()
+            case "serverURL", "url": serverURL = try string()
+            case "profile": profile = try string()
+            case "allowClientClassCreation": allowClientClassCreation = try bool()
+            case "allowCustomObjectId": allowCustomObjectId = try bool()
+            case "objectIdSize": objectIdSize = try int()
+            case "defaultLimit": defaultLimit = try int()
+            case "maxLimit": maxLimit = try int()
+            case "maxBodySize": maxBodySize = try int()
+            case "allowOrigin": allowOrigin = try string()
+            default: throw ConfigError("\(source): unknown configuration key \(key)")
+            }
+        }
+        guard profile == "development" || profile == "production" else { throw ConfigError("profile must be development or production") }
+        guard mountPath.hasPrefix("/"), !mountPath.hasSuffix("/") || mountPath == "/" else { throw ConfigError("mountPath must start with / and not end with /") }
+        guard (1...65535).contains(port) || port == 0 else { throw ConfigError("port must be between 1 and 65535") }
+        guard (6...64).contains(objectIdSize) else { throw ConfigError("objectIdSize must be between 6 and 64") }
+    }
+
+    /// Values from `ROOFTOP_*` and `PARSE_SERVER_*` variables (ROOFTOP_ wins).
+    static func environmentValues(_ env: [String: String]) -> [String: JSON] {
+        var values: [String: JSON] = [:]
+        let aliases = ["APPLICATION_ID": "appId", "URL": "serverURL", "DATABASE_URI": "databaseURI"]
+        for prefix in ["PARSE_SERVER_", "ROOFTOP_"] {
+            for key in keys {
+                if let value = env[prefix + upperSnake(key)] { values[key] = .string(value) }
+            }
+            for (name, key) in aliases where key != "databaseURI" {
+                if let value = env[prefix + name] { values[key] = .string(value) }
+            }
+        }
+        return values
+    }
+
+    var services: ServicesConfiguration {
+        var s = ServicesConfiguration()
+        s.allowClientClassCreation = allowClientClassCreation ?? (profile == "development")
+        s.allowCustomObjectId = allowCustomObjectId
+        s.objectIdSize = objectIdSize
+        s.defaultLimit = defaultLimit
+        s.maxLimit = maxLimit
+        return s
+    }
+
+    func http(appId: String, masterKey: String) -> HTTPConfiguration {
+        var h = HTTPConfiguration(appId: appId, masterKey: masterKey)
+        h.clientKey = clientKey
+        h.restAPIKey = restAPIKey
+        h.javascriptKey = javascriptKey
+        h.dotNetKey = dotNetKey
+        h.masterKeyIps = masterKeyIps
+        h.mountPath = mountPath
+        h.maxBodySize = maxBodySize
+        h.allowOrigin = allowOrigin
+        return h
+    }
+
+    /// The effective configuration with secrets redacted.
+    var redacted: JSON {
+        func secret(_ s: String?) -> JSON { s == nil ? .null : "<redacted>" }
+        return [
+            "host": .string(host), "port": .number(Double(port)), "dataDir": .string(dataDir), "appId": appId.map(JSON.string) ?? .null,
+            "masterKey": secret(masterKey), "clientKey": secret(clientKey), "restAPIKey": secret(restAPIKey),
+            "javascriptKey": secret(javascriptKey), "dotNetKey": secret(dotNetKey), "masterKeyIps": .array(masterKeyIps.map(JSON.string)),
+            "mountPath": .string(mountPath), "serverURL": serverURL.map(JSON.string) ?? .null, "profile": .string(profile),
+            "allowClientClassCreation": .bool(services.allowClientClassCreation), "allowCustomObjectId": .bool(allowCustomObjectId),
+            "objectIdSize": .number(Double(objectIdSize)), "defaultLimit": .number(Double(defaultLimit)), "maxLimit": .number(Double(maxLimit)),
+            "maxBodySize": .number(Double(maxBodySize)), "allowOrigin": .string(allowOrigin),
+        ]
+    }
+}
+
+/// A configuration problem, reported to the operator.
+struct ConfigError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,117 @@
+public import RooftopCore
+public import RooftopStorage
+
+extension Objects {
+    /// A query's answer: the objects and, when asked, the total count.
+    public struct FindResult: Sendable {
+        /// The objects, in wire form.
+        public var results: [JSON]
+        /// The count, when `count` was asked for.
+        public var count: Int?
+    }
+
+    /// Runs a query (`GET /classes/:className`).
+    public func find(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> FindResult {
+        try checkClassAccess(className, principal: principal)
+        for key in params.keys where !Objects.findParameters.contains(key) {
+            throw ParseError(.invalidQuery, "Invalid parameter for query: \(key)")
+        }
+        let options = try FindOptions(params: params, defaultLimit: config.defaultLimit, maxLimit: config.maxLimit, limits: config.queryLimits)
+        let query = try params["where"].map { value throws(ParseError) in try QueryNode.parse(where: value, limits: config.queryLimits) } ?? .always
+        guard let schema = try await store.schema(className) else {
+            // A class nobody has written to yet: empty, as in Parse.
+            return FindResult(results: [], count: options.count ? 0 : nil)
+        }
+        let operation: ClassLevelPermissions.Operation = options.count && options.limit == 0 ? .count : .find
+        let scope = try await readScope(className, schema: schema, query: query, operation: operation, principal: principal)
+        var request = FindRequest(className: className, query: query, options: options, scope: scope)
+        var count: Int?
+        if options.count { count = try await store.count(request) }
+        if options.limit == 0 { return FindResult(results: [], count: count) }
+        request.options = options
+        let objects = try await store.find(request)
+        let rendered = try await render(objects, schema: schema, options: options, principal: principal)
+        return FindResult(results: rendered, count: count)
+    }
+
+    /// Gets one object (`GET /classes/:className/:objectId`); 101 if missing or unreadable.
+    public func get(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> JSON {
+        try checkClassAccess(className, principal: principal)
+        for key in params.keys where !Objects.getParameters.contains(key) {
+            throw ParseError(.invalidQuery, "Improper encode of parameter")
+        }
+        let options = try FindOptions(params: params, defaultLimit: 1, maxLimit: 1, limits: config.queryLimits)
+        guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
+        let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(objectId)))
+        let scope = try await readScope(className, schema: schema, query: query, operation: .get, principal: principal)
+        let objects = try await store.find(FindRequest(className: className, query: query, options: options, scope: scope))
+        guard let rendered = try await render(objects, schema: schema, options: options, principal: principal).first else {
+            throw ParseError.objectNotFound
+        }
+        return rendered
+    }
+
+    static let findParameters: Set<String> = [
+        "where", "order", "limit", "skip", "keys", "excludeKeys", "include", "includeAll", "count", "readPreference",
+        "includeReadPreference", "subqueryReadPreference", "hint", "comment",
+    ]
+    static let getParameters: Set<String> = ["keys", "include", "excludeKeys", "readPreference", "includeReadPreference", "subqueryReadPreference"]
+
+    /// The caller's read access to `className` and to every class its query reaches.
+    func readScope(
+        _ className: ClassName, schema: ClassSchema, query: QueryNode, operation: ClassLevelPermissions.Operation, principal: Principal
+    ) async throws -> AccessScope {
+        var classes: [ClassName: Access] = [:]
+        classes[className] = try readAccess(schema, operation: operation, principal: principal, query: query)
+        for sub in Objects.referencedClasses(query) where classes[sub] == nil {
+            try checkClassAccess(sub, principal: principal)
+            guard let subSchema = try await store.schema(sub) else { continue }
+            classes[sub] = try readAccess(subSchema, operation: .find, principal: principal, query: nil)
+        }
+        return AccessScope(classes: classes)
+    }
+
+    /// One class's read access: CLP decision, ACL group and protected fields.
+    func readAccess(_ schema: ClassSchema, operation: ClassLevelPermissions.Operation, principal: Principal, query: QueryNode?) throws(ParseError) -> Access {
+        if principal.isMaster { return .master }
+        let decision = try AccessPolicy.check(operation, on: schema.className, clp: schema.clp, principal: principal)
+        var clp = schema.clp
+        if let extra = config.protectedFields[schema.className.rawValue] {
+            clp.protectedFields.merge(extra) { own, server in Array(Set(own).union(server)) }
+        }
+        let (hidden, byUserField) = AccessPolicy.protectedFields(clp, principal: principal)
+        if let query, !hidden.isEmpty {
+            // Querying on a field you cannot see would let you guess its value (Parse GHSA-2m6g).
+            for field in Objects.fieldsUsed(query) where hidden.contains(field) && !(schema.className == .user && principal.isAuthenticated) {
+                throw ParseError(.operationForbidden, "This user is not allowed to query \(field) on class \(schema.className)")
+            }
+        }
+        var access = Access(aclGroup: principal.aclGroup, userId: principal.userId, hiddenFields: hidden, hiddenUnlessUserField: byUserField)
+        if case .restricted(let fields) = decision { access.pointerRestriction = fields }
+        return access
+    }
+
+    /// Classes named by `$inQuery`, `$select` and `$relatedTo` anywhere in the tree.
+    static func referencedClasses(_ node: QueryNode) -> [ClassName] {
+        switch node {
+        case .and(let children), .or(let children), .nor(let children): return children.flatMap(referencedClasses)
+        case .relatedTo(let owner, _): return [owner.className]
+        case .never: return []
+        case .field(_, let condition):
+            switch condition {
+            case .inQuery(let sub), .notInQuery(let sub), .select(let sub, _), .dontSelect(let sub, _):
+                return [sub.className] + referencedClasses(sub.query)
+            default: return []
+            }
+        }
+    }
+
+    /// Top-level fields a query tests, subqueries excluded.
+    static func fieldsUsed(_ node: QueryNode) -> Set<String> {
+        switch node {
+        case .and(let children), .or(let children), .nor(let children): return children.reduce(into: []) { $0.formUnion(fieldsUsed($1)) }
+        case .field(let path, _): return [path.field.rawValue]
+        case .relatedTo, .never: return []
+        }
+    }
+}

@@ -1,0 +1,98 @@
+public import RooftopCore
+public import RooftopStorage
+
+/// Object use cases: create, get, query, update, delete with Parse's access rules.
+public struct Objects: Sendable {
+    let store: any DataStore
+    let config: ServicesConfiguration
+    let clock: @Sendable () -> ParseDate
+
+    /// Creates the use cases over a store.
+    public init(store: any DataStore, config: ServicesConfiguration, clock: @escaping @Sendable () -> ParseDate) {
+        self.store = store
+        self.config = config
+        self.clock = clock
+    }
+
+    /// Refuses classes a client may never touch through the generic routes.
+    func checkClassAccess(_ className: ClassName, principal: Principal) throws(ParseError) {
+        if principal.isMaster { return }
+        if className.isMasterOnly || className == .session || className == .user || className == .installation {
+            throw ParseError(.operationForbidden, "Clients aren't allowed to perform this operation on the \(className) collection.")
+        }
+    }
+
+    /// Creates an object; returns its id and creation time.
+    public func create(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> StoredObject {
+        try checkClassAccess(className, principal: principal)
+        var write = try ObjectWrite(body: body, isCreate: true)
+        let schema = try await store.schema(className)
+        if let schema { _ = try AccessPolicy.check(.create, on: className, clp: schema.clp, principal: principal) }
+        let objectId: String
+        if let custom = write.objectId {
+            guard config.allowCustomObjectId else { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
+            guard ObjectId.isPlausible(custom) else { throw ParseError(.missingObjectId, "objectId must not be empty, null or undefined") }
+            objectId = custom
+        } else {
+            objectId = ObjectId.generate(length: config.objectIdSize)
+        }
+        write.objectId = nil
+        let grant = SchemaGrant(
+            createClass: principal.isMaster || config.allowClientClassCreation,
+            addFields: try schema.map { s throws(ParseError) in try addFieldAllowed(s, principal) } ?? true)
+        let outcome = try await writeOne(.insert(className: className, objectId: objectId, at: clock(), write: write, grant: grant))
+        guard case .inserted(let object) = outcome else { throw ParseError.internalError }
+        return object
+    }
+
+    private func addFieldAllowed(_ schema: ClassSchema, _ principal: Principal) throws(ParseError) -> Bool {
+        do {
+            return try AccessPolicy.check(.addField, on: schema.className, clp: schema.clp, principal: principal) == .allowed
+        } catch {
+            return false
+        }
+    }
+
+    /// Runs one write, translating storage errors.
+    func writeOne(_ operation: WriteOperation) async throws -> WriteOutcome {
+        do {
+            guard let outcome = try await store.write([operation]).first else { throw ParseError.internalError }
+            return outcome
+        } catch let error as StorageError {
+            if error.duplicateField != nil { throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided") }
+            throw error
+        }
+    }
+
+    /// Updates an object the caller may write; returns `updatedAt` and the results of atomic ops.
+    public func update(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
+        try checkClassAccess(className, principal: principal)
+        var write = try ObjectWrite(body: body, isCreate: false)
+        if let id = write.objectId, id != objectId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
+        write.objectId = nil
+        guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
+        let decision = try AccessPolicy.check(.update, on: className, clp: schema.clp, principal: principal)
+        let access = writeAccess(decision, principal)
+        let grant = SchemaGrant(createClass: false, addFields: try addFieldAllowed(schema, principal))
+        let outcome = try await writeOne(
+            .update(className: className, objectId: objectId, at: clock(), write: write, access: access, grant: grant))
+        guard case .updated(let updatedAt, var echo) = outcome else { throw ParseError.internalError }
+        echo["updatedAt"] = .string(updatedAt.iso)
+        return echo
+    }
+
+    /// Deletes an object the caller may write.
+    public func delete(_ className: ClassName, objectId: String, principal: Principal) async throws {
+        try checkClassAccess(className, principal: principal)
+        guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
+        let decision = try AccessPolicy.check(.delete, on: className, clp: schema.clp, principal: principal)
+        _ = try await writeOne(.delete(className: className, objectId: objectId, access: writeAccess(decision, principal)))
+    }
+
+    func writeAccess(_ decision: AccessPolicy.Decision, _ principal: Principal) -> Access {
+        if principal.isMaster { return .master }
+        var access = Access(aclGroup: principal.aclGroup, userId: principal.userId)
+        if case .restricted(let fields) = decision { access.pointerRestriction = fields }
+        return access
+    }
+}

@@ -1,0 +1,22 @@
+public import RooftopCore
+
+/// The settings the use cases need (a slice of the server configuration).
+public struct ServicesConfiguration: Sendable {
+    /// Whether clients (without the master key) may create classes by writing to them.
+    public var allowClientClassCreation: Bool = false
+    /// Whether clients may choose objectIds on create.
+    public var allowCustomObjectId: Bool = false
+    /// Length of generated objectIds.
+    public var objectIdSize: Int = 10
+    /// `limit` when a query gives none.
+    public var defaultLimit: Int = 100
+    /// The cap on `limit`.
+    public var maxLimit: Int = 1000
+    /// Query complexity limits.
+    public var queryLimits = QueryLimits()
+    /// Server-wide protected fields merged into each class's CLP (`{"_User":{"*":["email"]}}`).
+    public var protectedFields: [String: [String: [String]]] = ["_User": ["*": ["email"]]]
+
+    /// Creates the defaults.
+    public init() {}
+}

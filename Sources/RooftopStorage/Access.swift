@@ -1,0 +1,42 @@
+public import RooftopCore
+
+/// What one caller may see or change in one class, in the form the SQL compiler needs.
+public struct Access: Sendable, Equatable {
+    /// ACL entries the caller matches; nil for the master key (no ACL check).
+    public var aclGroup: [String]?
+    /// The caller's user id, for pointer permissions and the `_User` owner exemption.
+    public var userId: String?
+    /// When set, only objects whose listed pointer fields reference `userId` qualify.
+    public var pointerRestriction: [FieldName]
+    /// Fields removed from every returned object.
+    public var hiddenFields: Set<String>
+    /// For `userField:<f>` audiences: where `f` references the caller, only these stay hidden.
+    public var hiddenUnlessUserField: [String: Set<String>]
+
+    /// Creates an access description.
+    public init(
+        aclGroup: [String]?, userId: String? = nil, pointerRestriction: [FieldName] = [], hiddenFields: Set<String> = [],
+        hiddenUnlessUserField: [String: Set<String>] = [:]
+    ) {
+        self.aclGroup = aclGroup
+        self.userId = userId
+        self.pointerRestriction = pointerRestriction
+        self.hiddenFields = hiddenFields
+        self.hiddenUnlessUserField = hiddenUnlessUserField
+    }
+
+    /// Unrestricted access (master key, or the server itself).
+    public static let master = Access(aclGroup: nil)
+}
+
+/// The access of one caller to every class a query touches.
+public struct AccessScope: Sendable {
+    /// Access per class; a class missing here is not readable at all.
+    public var classes: [ClassName: Access]
+
+    /// Creates a scope.
+    public init(classes: [ClassName: Access]) { self.classes = classes }
+
+    /// The access for `className`.
+    public func access(for className: ClassName) -> Access? { classes[className] }
+}

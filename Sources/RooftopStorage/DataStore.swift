@@ -1,0 +1,25 @@
+public import RooftopCore
+
+/// The storage port: everything the services need from a database.
+///
+/// Access control is part of each request (`Access`, `AccessScope`) and compiled into the SQL of
+/// the adapter, so a row the caller may not see never leaves the database.
+public protocol DataStore: Sendable {
+    /// The schema of `className`, if the class exists.
+    func schema(_ className: ClassName) async throws -> ClassSchema?
+    /// Every class's schema.
+    func allSchemas() async throws -> [ClassSchema]
+    /// Creates a class or replaces its schema (field additions create indexes as needed).
+    func saveSchema(_ schema: ClassSchema) async throws
+    /// Deletes an empty class (255 if it still has objects).
+    func deleteClass(_ className: ClassName) async throws
+
+    /// Runs a query.
+    func find(_ request: FindRequest) async throws -> [StoredObject]
+    /// Counts a query's matches, ignoring limit and skip.
+    func count(_ request: FindRequest) async throws -> Int
+    /// Performs writes in one transaction: all succeed or none does.
+    ///
+    /// An object that does not exist or that `access` may not write fails the group with 101.
+    func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome]
+}

@@ -1,0 +1,35 @@
+public import RooftopCore
+
+/// How documents and permission lists are stored as text.
+public enum DocumentCoding {
+    /// The canonical text of a value: compact, keys sorted, so equal values compare equal in SQL.
+    public static func canonicalString(_ value: JSON) -> String { JSONWriter.string(value, sortedKeys: true) }
+
+    /// The canonical text of a document.
+    public static func encode(_ fields: [String: JSON]) -> String { canonicalString(.object(fields)) }
+
+    /// Reads a stored document.
+    public static func decode(_ text: String) throws -> [String: JSON] {
+        guard case .object(let fields) = try JSONParser.parse(text, maxDepth: 256) else {
+            throw StorageError.corrupt("a stored document is not an object")
+        }
+        return fields
+    }
+
+    /// The read and write lists of an ACL, as JSON arrays (nil for public).
+    public static func permissions(_ acl: ACL?) -> (read: String?, write: String?) {
+        guard let acl else { return (nil, nil) }
+        return (canonicalString(.array(acl.readers.sorted().map(JSON.string))), canonicalString(.array(acl.writers.sorted().map(JSON.string))))
+    }
+
+    /// The ACL rebuilt from stored read and write lists.
+    public static func acl(read: String?, write: String?) throws -> ACL? {
+        if read == nil && write == nil { return nil }
+        func list(_ text: String?) throws -> Set<String> {
+            guard let text else { return [] }
+            guard case .array(let items) = try JSONParser.parse(text) else { throw StorageError.corrupt("a permission list is not an array") }
+            return Set(items.compactMap(\.stringValue))
+        }
+        return ACL(readers: try list(read), writers: try list(write))
+    }
+}

@@ -1,0 +1,55 @@
+public import RooftopCore
+
+/// A query to run.
+public struct FindRequest: Sendable {
+    /// The class queried.
+    public var className: ClassName
+    /// The constraints.
+    public var query: QueryNode
+    /// Order, limit and skip (keys and include are applied by the services).
+    public var options: FindOptions
+    /// The caller's access to every class involved (the main class and any subquery class).
+    public var scope: AccessScope
+
+    /// Creates a request.
+    public init(className: ClassName, query: QueryNode, options: FindOptions = FindOptions(), scope: AccessScope) {
+        self.className = className
+        self.query = query
+        self.options = options
+        self.scope = scope
+    }
+}
+
+/// Permission to change the schema as part of a write.
+public struct SchemaGrant: Sendable, Equatable {
+    /// Whether the class may be created by this write.
+    public var createClass: Bool
+    /// Whether new fields may be added by this write.
+    public var addFields: Bool
+
+    /// Creates a grant.
+    public init(createClass: Bool, addFields: Bool) {
+        self.createClass = createClass
+        self.addFields = addFields
+    }
+}
+
+/// One write inside an atomic group.
+public enum WriteOperation: Sendable {
+    /// Create an object.
+    case insert(className: ClassName, objectId: String, at: ParseDate, write: ObjectWrite, grant: SchemaGrant)
+    /// Update an object the caller can write.
+    case update(className: ClassName, objectId: String, at: ParseDate, write: ObjectWrite, access: Access, grant: SchemaGrant)
+    /// Delete an object the caller can write.
+    case delete(className: ClassName, objectId: String, access: Access)
+}
+
+/// The outcome of one write.
+public enum WriteOutcome: Sendable, Equatable {
+    /// The object was created.
+    case inserted(StoredObject)
+    /// The object was updated; `echo` holds the results of atomic operations.
+    case updated(updatedAt: ParseDate, echo: [String: JSON])
+    /// The object was deleted.
+    case deleted
+}

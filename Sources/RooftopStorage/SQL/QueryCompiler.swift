@@ -1,0 +1,186 @@
+public import RooftopCore
+
+/// Compiles a `FindRequest` into one SQL statement with bound values.
+///
+/// ACL read permission, pointer permissions and protected fields are part of the statement, so
+/// `limit`, `skip` and `count` count only rows the caller may see, and subqueries (`$inQuery`,
+/// `$select`, `$relatedTo`) see only what the caller may read in their classes.
+public struct QueryCompiler {
+    /// Schemas and table names the compiler may consult.
+    public struct Catalog: Sendable {
+        /// Schemas by class.
+        public var schemas: [ClassName: ClassSchema]
+        /// Table name by class (classes without a table have no objects).
+        public var tables: [ClassName: String]
+
+        /// Creates a catalog.
+        public init(schemas: [ClassName: ClassSchema], tables: [ClassName: String]) {
+            self.schemas = schemas
+            self.tables = tables
+        }
+    }
+
+    let dialect: any SQLDialect
+    let catalog: Catalog
+    let scope: AccessScope
+    var out = SQLFragment()
+    var aliasCounter = 0
+
+    /// Creates a compiler for one statement.
+    public init(dialect: any SQLDialect, catalog: Catalog, scope: AccessScope) {
+        self.dialect = dialect
+        self.catalog = catalog
+        self.scope = scope
+    }
+
+    /// The columns every select returns, in order: objectId, createdAt, updatedAt, _rperm, _wperm, data.
+    public static let selectedColumns = 6
+
+    /// `SELECT … FROM … WHERE … ORDER BY … LIMIT … OFFSET …` for a find, or COUNT(*) when `count`.
+    public static func compile(
+        _ request: FindRequest, dialect: any SQLDialect, catalog: Catalog, count: Bool = false
+    ) throws(ParseError) -> SQLFragment {
+        var compiler = QueryCompiler(dialect: dialect, catalog: catalog, scope: request.scope)
+        return try compiler.select(request, count: count)
+    }
+
+    mutating func bind(_ value: SQLValue) -> String {
+        out.bindings.append(value)
+        return dialect.placeholder(out.bindings.count)
+    }
+
+    private mutating func select(_ request: FindRequest, count: Bool) throws(ParseError) -> SQLFragment {
+        guard let access = scope.access(for: request.className) else { throw ParseError.objectNotFound }
+        guard let table = catalog.tables[request.className] else {
+            out.sql = count ? "SELECT 0" : "SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE 0"
+            return out
+        }
+        let schema = catalog.schemas[request.className] ?? ClassSchema(className: request.className)
+        if count {
+            out.sql = "SELECT COUNT(*) FROM \(dialect.quote(table))"
+        } else {
+            let document = projection(schema: schema, access: access, alias: nil)
+            out.sql = "SELECT objectId, createdAt, updatedAt, _rperm, _wperm, \(document) FROM \(dialect.quote(table))"
+        }
+        let condition = try whereClause(request.query, schema: schema, access: access, alias: nil)
+        out.sql += " WHERE " + condition
+        if !count {
+            if !request.options.order.isEmpty {
+                let keys = request.options.order.map { key in
+                    sortExpression(key.path, schema: schema, alias: nil) + (key.descending ? " DESC" : " ASC")
+                }
+                out.sql += " ORDER BY " + keys.joined(separator: ", ")
+            }
+            out.sql += " LIMIT \(bind(.integer(Int64(request.options.limit))))"
+            if request.options.skip > 0 { out.sql += " OFFSET \(bind(.integer(Int64(request.options.skip))))" }
+        }
+        return out
+    }
+
+    /// The document column with protected fields removed, as this caller should see it.
+    private mutating func projection(schema: ClassSchema, access: Access, alias: String?) -> String {
+        let data = column("data", alias)
+        if access.hiddenFields.isEmpty { return data }
+        var hiddenDoc = dialect.removeKeys(data, access.hiddenFields.sorted())
+        for (userField, remaining) in access.hiddenUnlessUserField.sorted(by: { $0.key < $1.key }) {
+            guard let userId = access.userId, let field = try? FieldName(userField) else { continue }
+            let test = referencesUser(FieldPath(field: field), schema: schema, userId: userId, alias: alias)
+            let exempt = remaining.isEmpty ? data : dialect.removeKeys(data, remaining.sorted())
+            hiddenDoc = "CASE WHEN \(test) THEN \(exempt) ELSE \(hiddenDoc) END"
+        }
+        if schema.className == .user, let userId = access.userId {
+            // A user always sees its own record's protected fields (Parse's owner exemption).
+            hiddenDoc = "CASE WHEN \(column("objectId", alias)) = \(bind(.text(userId))) THEN \(data) ELSE \(hiddenDoc) END"
+        }
+        return hiddenDoc
+    }
+
+    func column(_ name: String, _ alias: String?) -> String {
+        alias.map { "\($0).\(name)" } ?? name
+    }
+
+    /// The full WHERE condition: ACL, pointer permissions and the query.
+    mutating func whereClause(_ node: QueryNode, schema: ClassSchema, access: Access, alias: String?) throws(ParseError) -> String {
+        var parts: [String] = []
+        if let group = access.aclGroup {
+            let placeholders = group.map { bind(.text($0)) }
+            parts.append(dialect.permissionCheck(column("_rperm", alias), placeholders))
+        }
+        if !access.pointerRestriction.isEmpty {
+            guard let userId = access.userId else { return "0 = 1" }
+            let tests = access.pointerRestriction.map { field in
+                referencesUser(FieldPath(field: field), schema: schema, userId: userId, alias: alias)
+            }
+            parts.append("(" + tests.joined(separator: " OR ") + ")")
+        }
+        parts.append(try compile(node, schema: schema, alias: alias))
+        return parts.joined(separator: " AND ")
+    }
+
+    /// Whether the pointer (or array of pointers) at `path` references `userId`.
+    mutating func referencesUser(_ path: FieldPath, schema: ClassSchema, userId: String, alias: String?) -> String {
+        let data = column("data", alias)
+        let id = bind(.text(userId))
+        if schema.fields[path.field.rawValue] == .array {
+            let elements = dialect.jsonArrayElements(data, [path.field.rawValue])
+            return "EXISTS (SELECT 1 FROM \(elements) WHERE \(dialect.elementValue(["objectId"])) = \(id))"
+        }
+        return "\(dialect.jsonValue(data, [path.field.rawValue, "objectId"])) = \(id)"
+    }
+
+    private mutating func compile(_ node: QueryNode, schema: ClassSchema, alias: String?) throws(ParseError) -> String {
+        switch node {
+        case .and(let children):
+            if children.isEmpty { return "1 = 1" }
+            var parts: [String] = []
+            for child in children { parts.append(try compile(child, schema: schema, alias: alias)) }
+            return "(" + parts.joined(separator: " AND ") + ")"
+        case .or(let children):
+            var parts: [String] = []
+            for child in children { parts.append(try compile(child, schema: schema, alias: alias)) }
+            return "(" + parts.joined(separator: " OR ") + ")"
+        case .nor(let children):
+            var parts: [String] = []
+            for child in children { parts.append(try compile(child, schema: schema, alias: alias)) }
+            return "NOT (" + parts.joined(separator: " OR ") + ")"
+        case .never:
+            return "0 = 1"
+        case .relatedTo(let owner, let key):
+            return try relatedTo(owner: owner, key: key, schema: schema, alias: alias)
+        case .field(let path, let condition):
+            return try compileField(path, condition, schema: schema, alias: alias)
+        }
+    }
+}
+
+extension QueryCompiler {
+    /// The access condition alone (ACL on `permissionColumn` plus pointer permissions), for
+    /// writes: `UPDATE … WHERE objectId = ? AND <this>`.
+    ///
+    /// - Parameter bindingOffset: how many bindings precede this fragment in the statement.
+    public static func accessCondition(
+        _ access: Access, schema: ClassSchema, permissionColumn: String, dialect: any SQLDialect, catalog: Catalog,
+        bindingOffset: Int
+    ) -> SQLFragment {
+        var compiler = QueryCompiler(dialect: dialect, catalog: catalog, scope: AccessScope(classes: [:]))
+        compiler.out.bindings = Array(repeating: .null, count: bindingOffset)
+        var parts: [String] = []
+        if let group = access.aclGroup {
+            let placeholders = group.map { compiler.bind(.text($0)) }
+            parts.append(dialect.permissionCheck(permissionColumn, placeholders))
+        }
+        if !access.pointerRestriction.isEmpty {
+            if let userId = access.userId {
+                let tests = access.pointerRestriction.map { field in
+                    compiler.referencesUser(FieldPath(field: field), schema: schema, userId: userId, alias: nil)
+                }
+                parts.append("(" + tests.joined(separator: " OR ") + ")")
+            } else {
+                parts.append("0 = 1")
+            }
+        }
+        var fragment = SQLFragment(parts.isEmpty ? "1 = 1" : parts.joined(separator: " AND "))
+        fragment.bindings = Array(compiler.out.bindings.dropFirst(bindingOffset))
+        return fragment
+    }
+}

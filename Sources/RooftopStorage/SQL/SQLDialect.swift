@@ -1,0 +1,27 @@
+public import RooftopCore
+
+/// What differs between SQL databases, for the compiler.
+///
+/// Every method receives identifiers and JSON path segments that were validated as
+/// `ClassName`/`FieldName` identifiers; values always go through `placeholder(_:)`.
+public protocol SQLDialect: Sendable {
+    /// The placeholder for the `index`-th binding (1-based).
+    func placeholder(_ index: Int) -> String
+    /// A quoted identifier.
+    func quote(_ identifier: String) -> String
+    /// The SQL value at `path` inside the JSON document column `column`: text for strings,
+    /// numbers for numbers, 1/0 for booleans, NULL when missing, JSON text for objects and arrays.
+    func jsonValue(_ column: String, _ path: [String]) -> String
+    /// Non-NULL iff `path` exists in the document (even when its value is JSON null).
+    func jsonExists(_ column: String, _ path: [String]) -> String
+    /// A table source with one row per array element at `path`, exposing `value` like `jsonValue`.
+    func jsonArrayElements(_ column: String, _ path: [String]) -> String
+    /// The SQL value at `path` inside an element produced by `jsonArrayElements`.
+    func elementValue(_ path: [String]) -> String
+    /// A boolean: the permission list `column` (NULL = public) intersects the listed placeholders.
+    func permissionCheck(_ column: String, _ placeholders: [String]) -> String
+    /// `document` with the top-level `keys` removed.
+    func removeKeys(_ document: String, _ keys: [String]) -> String
+    /// A boolean: `value` matches the regular expression.
+    func regexMatch(_ value: String, pattern: String, options: String) -> String
+}

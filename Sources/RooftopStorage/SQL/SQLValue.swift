@@ -1,0 +1,21 @@
+/// A value bound to a SQL parameter. Values never appear in SQL text.
+public enum SQLValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
+/// SQL text with its bound values, built by appending.
+public struct SQLFragment: Sendable {
+    /// The SQL text, with one placeholder per binding.
+    public var sql: String = ""
+    /// Values for the placeholders, in order.
+    public var bindings: [SQLValue] = []
+
+    /// Creates an empty fragment.
+    public init() {}
+
+    /// Creates a fragment from literal SQL (no bindings).
+    public init(_ sql: String) { self.sql = sql }
+}

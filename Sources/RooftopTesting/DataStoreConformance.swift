@@ -1,0 +1,95 @@
+public import RooftopCore
+public import RooftopStorage
+import Testing
+
+/// The storage conformance suite, written once: every `DataStore` adapter must pass all of it.
+public enum DataStoreConformance {
+    /// Every check, in order, against fresh stores made by `makeStore`.
+    public static func runAll(_ makeStore: () throws -> any DataStore) async throws {
+        try await aclIsCompiledIntoQueries(makeStore())
+        try await writesRequireWritePermission(makeStore())
+        try await fieldTypesAreLocked(makeStore())
+        try await atomicOperationsEcho(makeStore())
+        try await classCreationNeedsGrant(makeStore())
+    }
+
+    static var note: ClassName { (try? ClassName("Note")) ?? .role }
+    static let now = ParseDate(millisecondsSince1970: 1_700_000_000_000)
+
+    static func insert(_ store: any DataStore, _ body: [String: JSON], id: String) async throws {
+        let write = try ObjectWrite(body: body, isCreate: true)
+        _ = try await store.write([.insert(className: note, objectId: id, at: now, write: write, grant: SchemaGrant(createClass: true, addFields: true))])
+    }
+
+    static func user(_ id: String) -> Access { Access(aclGroup: ["*", id], userId: id) }
+
+    /// A row the caller may not read is not returned, and limit/count only see readable rows.
+    public static func aclIsCompiledIntoQueries(_ store: any DataStore) async throws {
+        for i in 0..<5 {
+            try await insert(store, ["n": .number(Double(i)), "ACL": ["alice12345": ["read": true, "write": true]]], id: "a\(i)xxxxxxx")
+            try await insert(store, ["n": .number(Double(i)), "ACL": ["bob1234567": ["read": true]]], id: "b\(i)xxxxxxx")
+        }
+        var options = FindOptions()
+        options.limit = 3
+        let request = FindRequest(className: note, query: .always, options: options, scope: AccessScope(classes: [note: user("alice12345")]))
+        let page = try await store.find(request)
+        #expect(page.count == 3)
+        #expect(page.allSatisfy { $0.objectId.hasPrefix("a") })
+        #expect(try await store.count(request) == 5)
+        let master = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master]))
+        #expect(try await store.count(master) == 10)
+        let publicCount = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: Access(aclGroup: ["*"])]))
+        #expect(try await store.count(publicCount) == 0)
+    }
+
+    /// An update or delete by someone without write permission fails with 101 and changes nothing.
+    public static func writesRequireWritePermission(_ store: any DataStore) async throws {
+        try await insert(store, ["title": "mine", "ACL": ["alice12345": ["read": true, "write": true], "*": ["read": true]]], id: "w1xxxxxxxx")
+        let write = try ObjectWrite(body: ["title": "stolen"], isCreate: false)
+        let grant = SchemaGrant(createClass: false, addFields: true)
+        await #expect(throws: ParseError.objectNotFound) {
+            _ = try await store.write([.update(className: note, objectId: "w1xxxxxxxx", at: now, write: write, access: user("bob1234567"), grant: grant)])
+        }
+        await #expect(throws: ParseError.objectNotFound) {
+            _ = try await store.write([.delete(className: note, objectId: "w1xxxxxxxx", access: user("bob1234567"))])
+        }
+        let read = FindRequest(className: note, query: .field(FieldPath(field: .objectId), .equals("w1xxxxxxxx")), scope: AccessScope(classes: [note: .master]))
+        #expect(try await store.find(read).first?.fields["title"] == "mine")
+        _ = try await store.write([.update(className: note, objectId: "w1xxxxxxxx", at: now, write: write, access: user("alice12345"), grant: grant)])
+        #expect(try await store.find(read).first?.fields["title"] == "stolen")
+    }
+
+    /// The first write fixes a field's type; a different type later is 111 and stores nothing.
+    public static func fieldTypesAreLocked(_ store: any DataStore) async throws {
+        try await insert(store, ["score": 1], id: "t1xxxxxxxx")
+        await #expect(throws: ParseError.self) { try await insert(store, ["score": "high"], id: "t2xxxxxxxx") }
+        let all = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master]))
+        #expect(try await store.count(all) == 1)
+        #expect(try await store.schema(note)?.fields["score"] == .number)
+    }
+
+    /// Increment and Add run against the stored value and report the result.
+    public static func atomicOperationsEcho(_ store: any DataStore) async throws {
+        try await insert(store, ["count": 1, "tags": ["a"]], id: "o1xxxxxxxx")
+        let write = try ObjectWrite(body: ["count": ["__op": "Increment", "amount": 2], "tags": ["__op": "AddUnique", "objects": ["a", "b"]]], isCreate: false)
+        let outcome = try await store.write([
+            .update(className: note, objectId: "o1xxxxxxxx", at: now, write: write, access: .master, grant: SchemaGrant(createClass: false, addFields: true))
+        ])
+        guard case .updated(_, let echo)? = outcome.first else {
+            Issue.record("expected an update")
+            return
+        }
+        #expect(echo["count"] == 3)
+        #expect(echo["tags"] == ["a", "b"])
+    }
+
+    /// Writing to a class that does not exist needs the grant; without it nothing is created.
+    public static func classCreationNeedsGrant(_ store: any DataStore) async throws {
+        let other = try ClassName("Secret")
+        let write = try ObjectWrite(body: ["x": 1], isCreate: true)
+        await #expect(throws: ParseError.self) {
+            _ = try await store.write([.insert(className: other, objectId: "s1xxxxxxxx", at: now, write: write, grant: SchemaGrant(createClass: false, addFields: true))])
+        }
+        #expect(try await store.schema(other) == nil)
+    }
+}
