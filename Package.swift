@@ -12,6 +12,10 @@ let package = Package(
     products: [
         .executable(name: "rooftop", targets: ["RooftopServer"]),
         .library(name: "RooftopCore", targets: ["RooftopCore"]),
+        .library(name: "RooftopStorage", targets: ["RooftopStorage"]),
+        .library(name: "RooftopSQLite", targets: ["RooftopSQLite"]),
+        .library(name: "RooftopServices", targets: ["RooftopServices"]),
+        .library(name: "RooftopHTTP", targets: ["RooftopHTTP"]),
         .library(name: "RooftopTesting", targets: ["RooftopTesting"]),
     ],
     dependencies: [

@@ -20,9 +20,9 @@ public struct ParseResponder: HTTPResponder {
     let logger: Logger
 
     /// Creates the responder.
-    public init(config: HTTPConfiguration, objects: Objects, logger: Logger) {
+    public init(config: HTTPConfiguration, objects: Objects, schemas: Schemas, logger: Logger) {
         self.config = config
-        self.routes = ParseRoutes(objects: objects)
+        self.routes = ParseRoutes(objects: objects, schemaService: schemas)
         self.logger = logger
     }
 

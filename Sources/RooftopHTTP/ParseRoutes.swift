@@ -5,17 +5,25 @@ import RooftopStorage
 /// The route table: `(method, path)` → use case.
 struct ParseRoutes: Sendable {
     let objects: Objects
+    let schemaService: Schemas
 
     func dispatch(_ request: ParseRequest) async throws -> ParseResponse {
         let s = request.segments
         switch (request.method, s.count, s.first) {
         case (_, 2, "classes"), (_, 3, "classes"):
             return try await classes(request)
+        case (_, 1, "schemas"), (_, 2, "schemas"):
+            return try await schemas(request)
         case (_, _, "files"):
             throw ParseError(ParseError.Code(130), "File upload is not available on this server yet.")
         default:
-            throw ParseError(.invalidJSON, "Unknown route: \(request.method) /\(s.prefix(3).joined(separator: "/")).")
+            throw Self.unknown(request)
         }
+    }
+
+    static func unknown(_ request: ParseRequest) -> ParseError {
+        let path = request.segments.prefix(3).map { ClassName.printable($0) }.joined(separator: "/")
+        return ParseError(.invalidJSON, "Unknown route: \(request.method) /\(path).")
     }
 
     private func classes(_ request: ParseRequest) async throws -> ParseResponse {
@@ -32,7 +40,7 @@ struct ParseRoutes: Sendable {
                 return ParseResponse(
                     status: 201, body: ["objectId": .string(object.objectId), "createdAt": .string(object.createdAt.iso)],
                     headers: [("Location", "/classes/\(className)/\(object.objectId)")])
-            default: throw ParseError(.invalidJSON, "Unknown route: \(request.method) /classes/\(className).")
+            default: throw Self.unknown(request)
             }
         }
         let objectId = request.segments[2]
@@ -46,7 +54,7 @@ struct ParseRoutes: Sendable {
         case "DELETE":
             try await objects.delete(className, objectId: objectId, principal: request.principal)
             return ParseResponse(body: [:])
-        default: throw ParseError(.invalidJSON, "Unknown route.")
+        default: throw Self.unknown(request)
         }
     }
 }

@@ -1,35 +1,38 @@
 import Foundation
 import RooftopCore
-import RooftopStorage
+public import RooftopStorage
 
 /// SQLite's SQL: JSON1 functions, `?` placeholders, permission lists as JSON arrays.
-struct SQLiteDialect: SQLDialect {
-    func placeholder(_ index: Int) -> String { "?" }
+public struct SQLiteDialect: SQLDialect {
+    /// Creates the dialect.
+    public init() {}
 
-    func quote(_ identifier: String) -> String {
+    public func placeholder(_ index: Int) -> String { "?" }
+
+    public func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// `'$.a.b'`; segments are validated identifiers, so they need no escaping.
     private func jsonPath(_ path: [String]) -> String { "'$." + path.joined(separator: ".") + "'" }
 
-    func jsonValue(_ column: String, _ path: [String]) -> String { "json_extract(\(column), \(jsonPath(path)))" }
+    public func jsonValue(_ column: String, _ path: [String]) -> String { "json_extract(\(column), \(jsonPath(path)))" }
 
-    func jsonExists(_ column: String, _ path: [String]) -> String { "json_type(\(column), \(jsonPath(path)))" }
+    public func jsonExists(_ column: String, _ path: [String]) -> String { "json_type(\(column), \(jsonPath(path)))" }
 
-    func jsonArrayElements(_ column: String, _ path: [String]) -> String { "json_each(\(column), \(jsonPath(path)))" }
+    public func jsonArrayElements(_ column: String, _ path: [String]) -> String { "json_each(\(column), \(jsonPath(path)))" }
 
-    func elementValue(_ path: [String]) -> String { "json_extract(value, \(jsonPath(path)))" }
+    public func elementValue(_ path: [String]) -> String { "json_extract(value, \(jsonPath(path)))" }
 
-    func permissionCheck(_ column: String, _ placeholders: [String]) -> String {
+    public func permissionCheck(_ column: String, _ placeholders: [String]) -> String {
         "(\(column) IS NULL OR EXISTS (SELECT 1 FROM json_each(\(column)) WHERE value IN (\(placeholders.joined(separator: ", ")))))"
     }
 
-    func removeKeys(_ document: String, _ keys: [String]) -> String {
+    public func removeKeys(_ document: String, _ keys: [String]) -> String {
         "json_remove(\(document), " + keys.map { "'$.\($0)'" }.joined(separator: ", ") + ")"
     }
 
-    func regexMatch(_ value: String, pattern: String, options: String) -> String {
+    public func regexMatch(_ value: String, pattern: String, options: String) -> String {
         "rt_regex(\(value), \(pattern), \(options))"
     }
 }

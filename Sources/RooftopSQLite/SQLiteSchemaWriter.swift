@@ -85,6 +85,23 @@ enum SQLiteSchemaWriter {
         }
     }
 
+    /// Deletes the data of fields `next` no longer has, and drops its removed indexes.
+    static func dropRemoved(from old: ClassSchema, to next: ClassSchema, table: String, db: Database) throws {
+        let quoted = dialect.quote(table)
+        for (field, type) in old.fields.sorted(by: { $0.key < $1.key }) where next.fields[field] == nil {
+            if case .relation = type {
+                try db.execute(sql: "DROP TABLE IF EXISTS \(dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table)))")
+            } else {
+                try db.execute(sql: "DROP INDEX IF EXISTS \(dialect.quote("\(table)_\(field)_ptr"))")
+            }
+            let path = dialect.jsonExists("data", [field])
+            try db.execute(sql: "UPDATE \(quoted) SET data = \(dialect.removeKeys("data", [field])) WHERE \(path) IS NOT NULL")
+        }
+        for name in old.indexes.keys.sorted() where next.indexes[name] == nil {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(dialect.quote("\(table)_idx_\(name)"))")
+        }
+    }
+
     /// Drops an empty class and its join tables (255 when objects remain).
     static func drop(_ className: ClassName, db: Database) throws {
         guard let (schema, table) = try load(className, db: db) else {

@@ -62,9 +62,15 @@ public final class SQLiteStore: DataStore {
         try await catalog().schemas.values.sorted { $0.className.rawValue < $1.className.rawValue }
     }
 
-    public func saveSchema(_ schema: ClassSchema) async throws {
+    public func alterSchema(
+        _ className: ClassName, _ change: @escaping @Sendable (ClassSchema?) throws -> ClassSchema
+    ) async throws -> ClassSchema {
         try await writeTransaction { db in
-            try SQLiteSchemaWriter.save(schema, db: db)
+            let current = try SQLiteSchemaWriter.load(className, db: db)
+            let next = try change(current?.0)
+            if let (old, table) = current { try SQLiteSchemaWriter.dropRemoved(from: old, to: next, table: table, db: db) }
+            try SQLiteSchemaWriter.save(next, db: db)
+            return next
         }
     }
 

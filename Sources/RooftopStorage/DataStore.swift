@@ -9,8 +9,14 @@ public protocol DataStore: Sendable {
     func schema(_ className: ClassName) async throws -> ClassSchema?
     /// Every class's schema.
     func allSchemas() async throws -> [ClassSchema]
-    /// Creates a class or replaces its schema (field additions create indexes as needed).
-    func saveSchema(_ schema: ClassSchema) async throws
+    /// Changes a class's schema in one transaction and returns the result.
+    ///
+    /// `change` receives the current schema (nil when the class does not exist) and returns the
+    /// next one. Fields it removes are deleted from every object; indexes it removes are dropped;
+    /// new pointer fields and requested indexes are created.
+    func alterSchema(
+        _ className: ClassName, _ change: @escaping @Sendable (ClassSchema?) throws -> ClassSchema
+    ) async throws -> ClassSchema
     /// Deletes an empty class (255 if it still has objects).
     func deleteClass(_ className: ClassName) async throws
 

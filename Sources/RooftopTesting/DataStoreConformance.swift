@@ -11,6 +11,8 @@ public enum DataStoreConformance {
         try await fieldTypesAreLocked(makeStore())
         try await atomicOperationsEcho(makeStore())
         try await classCreationNeedsGrant(makeStore())
+        try await writeGroupsAreAtomic(makeStore())
+        try await schemaChangesDropFieldData(makeStore())
     }
 
     static var note: ClassName { (try? ClassName("Note")) ?? .role }
@@ -91,5 +93,48 @@ public enum DataStoreConformance {
             _ = try await store.write([.insert(className: other, objectId: "s1xxxxxxxx", at: now, write: write, grant: SchemaGrant(createClass: false, addFields: true))])
         }
         #expect(try await store.schema(other) == nil)
+    }
+
+    /// A failing write in a group undoes the writes before it (batch `transaction: true`).
+    public static func writeGroupsAreAtomic(_ store: any DataStore) async throws {
+        try await insert(store, ["n": 1], id: "g1xxxxxxxx")
+        let grant = SchemaGrant(createClass: false, addFields: true)
+        let bump = try ObjectWrite(body: ["n": ["__op": "Increment", "amount": 1]], isCreate: false)
+        let fresh = try ObjectWrite(body: ["n": 7], isCreate: true)
+        await #expect(throws: ParseError.objectNotFound) {
+            _ = try await store.write([
+                .update(className: note, objectId: "g1xxxxxxxx", at: now, write: bump, access: .master, grant: grant),
+                .insert(className: note, objectId: "g2xxxxxxxx", at: now, write: fresh, grant: grant),
+                .delete(className: note, objectId: "missing123", access: .master),
+            ])
+        }
+        let all = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master]))
+        let rows = try await store.find(all)
+        #expect(rows.map(\.objectId) == ["g1xxxxxxxx"])
+        #expect(rows.first?.fields["n"] == 1)
+    }
+
+    /// Deleting a field through a schema change removes its values from every object, keeps
+    /// other fields, and a field of another type may then be added.
+    public static func schemaChangesDropFieldData(_ store: any DataStore) async throws {
+        try await insert(store, ["secret": "x", "keep": 1], id: "d1xxxxxxxx")
+        _ = try await store.alterSchema(note) { current in
+            var next = try #require(current)
+            next.fields["secret"] = nil
+            next.indexes["by_keep"] = ["keep": 1]
+            return next
+        }
+        let all = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master]))
+        let row = try await store.find(all).first
+        #expect(row?.fields["secret"] == nil)
+        #expect(row?.fields["keep"] == 1)
+        try await insert(store, ["secret": true], id: "d2xxxxxxxx")
+        #expect(try await store.schema(note)?.fields["secret"] == .boolean)
+        #expect(try await store.schema(note)?.indexes["by_keep"] == ["keep": 1])
+        // A change that throws leaves the schema as it was.
+        await #expect(throws: ParseError.self) {
+            _ = try await store.alterSchema(note) { _ in throw ParseError(.invalidSchemaOperation, "no") }
+        }
+        #expect(try await store.schema(note)?.fields["keep"] == .number)
     }
 }

@@ -10,43 +10,7 @@ import RooftopServices
 import Testing
 
 /// Scenarios over real loopback HTTP against a real SQLite file.
-@Suite struct ObjectRoutesTests {
-    static let appId = "test-app"
-    static let masterKey = "test-master-key"
-
-    func withServer(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
-        var services = ServicesConfiguration()
-        services.allowClientClassCreation = true
-        var logger = Logger(label: "test")
-        logger.logLevel = .warning
-        let app = buildApplication(
-            store: store, services: services, http: HTTPConfiguration(appId: Self.appId, masterKey: Self.masterKey),
-            host: "127.0.0.1", port: 0, logger: logger)
-        try await app.test(.live) { client in try await body(client) }
-    }
-
-    struct Reply {
-        let status: Int
-        let json: JSON
-    }
-
-    func call(
-        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, body: String? = nil, master: Bool = false,
-        appId: String = appId
-    ) async throws -> Reply {
-        var headers: HTTPFields = [:]
-        headers[HTTPField.Name("X-Parse-Application-Id")!] = appId
-        if master { headers[HTTPField.Name("X-Parse-Master-Key")!] = Self.masterKey }
-        return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
-            let bytes = Array(response.body.readableBytesView)
-            return Reply(status: Int(response.status.code), json: bytes.isEmpty ? .null : try JSONParser.parse(bytes))
-        }
-    }
-
+@Suite struct ObjectRoutesTests: LiveServerTest {
     @Test func createQueryAndACLDenial() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
             let created = try await call(client, .post, "/parse/classes/Note", body: #"{"title":"secret","ACL":{"ownerId123":{"read":true,"write":true}}}"#)

@@ -53,7 +53,7 @@ public struct ClassName: Hashable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
 
     /// A bounded, printable copy of untrusted text for error messages.
-    static func printable(_ text: String) -> String {
+    public static func printable(_ text: String) -> String {
         let clipped = text.unicodeScalars.prefix(64).filter { $0.value >= 0x20 && $0.value != 0x7F }
         return String(String.UnicodeScalarView(clipped))
     }

@@ -1,0 +1,54 @@
+public import RooftopCore
+public import RooftopStorage
+
+/// `/schemas` use cases (master key only): list, read, create, update and delete classes.
+public struct Schemas: Sendable {
+    let store: any DataStore
+
+    /// Creates the use cases over a store.
+    public init(store: any DataStore) { self.store = store }
+
+    /// Every class's schema.
+    public func all() async throws -> [ClassSchema] { try await store.allSchemas() }
+
+    /// One class's schema (103 when it does not exist).
+    public func get(_ className: ClassName) async throws -> ClassSchema {
+        guard let schema = try await store.schema(className) else { throw Self.missing(className) }
+        return schema
+    }
+
+    /// Creates a class; 103 if it exists already.
+    public func create(_ className: ClassName, body: [String: JSON]) async throws -> ClassSchema {
+        let patch = try SchemaPatch(body: body, className: className)
+        guard patch.deleteFields.isEmpty, patch.deleteIndexes.isEmpty else {
+            throw ParseError(.invalidSchemaOperation, "Cannot delete fields or indexes of a class being created.")
+        }
+        return try await store.alterSchema(className) { current in
+            if current != nil { throw ParseError(.invalidClassName, "Class \(className) already exists.") }
+            return try patch.apply(to: nil, className: className)
+        }
+    }
+
+    /// Adds or deletes fields and indexes and replaces CLPs; 103 if the class does not exist.
+    public func update(_ className: ClassName, body: [String: JSON]) async throws -> ClassSchema {
+        let patch = try SchemaPatch(body: body, className: className)
+        return try await store.alterSchema(className) { current in
+            guard let current else { throw Self.missing(className) }
+            return try patch.apply(to: current, className: className)
+        }
+    }
+
+    /// Deletes an empty class (255 when objects remain); deleting a missing class succeeds, as in Parse.
+    public func delete(_ className: ClassName) async throws {
+        guard try await store.schema(className) != nil else { return }
+        do {
+            try await store.deleteClass(className)
+        } catch let error as ParseError where error.code == .invalidClassName {
+            return  // deleted concurrently
+        }
+    }
+
+    static func missing(_ className: ClassName) -> ParseError {
+        ParseError(.invalidClassName, "Class \(className) does not exist.")
+    }
+}

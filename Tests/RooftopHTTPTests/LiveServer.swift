@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import RooftopCore
+import RooftopHTTP
+import RooftopSQLite
+import RooftopServices
+
+/// A reply as the tests read it.
+struct Reply {
+    let status: Int
+    let json: JSON
+}
+
+let testAppId = "test-app"
+let testMasterKey = "test-master-key"
+
+/// Scenarios over real loopback HTTP against a real SQLite file in a temporary directory.
+protocol LiveServerTest {}
+
+extension LiveServerTest {
+    func withServer(
+        configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
+        _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
+        var services = ServicesConfiguration()
+        services.allowClientClassCreation = true
+        var http = HTTPConfiguration(appId: testAppId, masterKey: testMasterKey)
+        configure(&services, &http)
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let app = buildApplication(store: store, services: services, http: http, host: "127.0.0.1", port: 0, logger: logger)
+        try await app.test(.live) { client in try await body(client) }
+    }
+
+    func call(
+        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, body: String? = nil, master: Bool = false,
+        appId: String = testAppId, headers extra: [String: String] = [:]
+    ) async throws -> Reply {
+        var headers: HTTPFields = [:]
+        headers[HTTPField.Name("X-Parse-Application-Id")!] = appId
+        if master { headers[HTTPField.Name("X-Parse-Master-Key")!] = testMasterKey }
+        for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
+        return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
+            let bytes = Array(response.body.readableBytesView)
+            return Reply(status: Int(response.status.code), json: bytes.isEmpty ? .null : try JSONParser.parse(bytes))
+        }
+    }
+
+    /// Percent-encodes a query-string value.
+    func encoded(_ value: String) -> String { value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+}
