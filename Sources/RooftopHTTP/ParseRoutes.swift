@@ -11,7 +11,9 @@ struct ParseRoutes: Sendable {
         let s = request.segments
         switch (request.method, s.count, s.first) {
         case (_, 2, "classes"), (_, 3, "classes"):
-            return try await classes(request)
+            return try await objectRoutes(request, className: try ClassName(s[1]), objectId: s.count == 3 ? s[2] : nil)
+        case (_, 1, "roles"), (_, 2, "roles"):
+            return try await objectRoutes(request, className: .role, objectId: s.count == 2 ? s[1] : nil)
         case (_, 1, "schemas"), (_, 2, "schemas"):
             return try await schemas(request)
         case (_, _, "files"):
@@ -26,9 +28,9 @@ struct ParseRoutes: Sendable {
         return ParseError(.invalidJSON, "Unknown route: \(request.method) /\(path).")
     }
 
-    private func classes(_ request: ParseRequest) async throws -> ParseResponse {
-        let className = try ClassName(request.segments[1])
-        if request.segments.count == 2 {
+    /// `/classes/:className(/:objectId)` and the class aliases (`/roles`).
+    private func objectRoutes(_ request: ParseRequest, className: ClassName, objectId: String?) async throws -> ParseResponse {
+        guard let objectId else {
             switch request.method {
             case "GET":
                 let found = try await objects.find(className, params: request.params, principal: request.principal)
@@ -43,7 +45,6 @@ struct ParseRoutes: Sendable {
             default: throw Self.unknown(request)
             }
         }
-        let objectId = request.segments[2]
         guard ObjectId.isPlausible(objectId) else { throw ParseError.objectNotFound }
         switch request.method {
         case "GET":

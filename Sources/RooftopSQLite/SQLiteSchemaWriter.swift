@@ -56,6 +56,10 @@ enum SQLiteSchemaWriter {
             let name = dialect.quote("\(table)_\(field)_ptr")
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(quoted) (\(dialect.jsonValue("data", [field, "objectId"])))")
         }
+        for field in schema.uniqueFields {
+            let name = dialect.quote("\(table)_unique_\(field)")
+            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(quoted) (\(dialect.jsonValue("data", [field])))")
+        }
         for (field, type) in schema.fields {
             guard case .relation = type else { continue }
             let join = dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table))

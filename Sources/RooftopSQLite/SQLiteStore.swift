@@ -100,6 +100,10 @@ public final class SQLiteStore: DataStore {
     static func duplicateField(_ error: DatabaseError) -> String? {
         guard let message = error.message, let range = message.range(of: "UNIQUE constraint failed: ") else { return nil }
         let detail = message[range.upperBound...]
+        // Expression indexes report `index '<table>_unique_<field>'`.
+        if let unique = detail.range(of: "_unique_", options: .backwards) {
+            return String(detail[unique.upperBound...].prefix { $0 != "'" })
+        }
         return detail.split(separator: ".").last.map(String.init)
     }
 

@@ -6,12 +6,15 @@ public struct Objects: Sendable {
     let store: any DataStore
     let config: ServicesConfiguration
     let clock: @Sendable () -> ParseDate
+    /// Resolves users' roles; its cache is cleared on every `_Role` write.
+    public let roles: RoleResolver
 
     /// Creates the use cases over a store.
     public init(store: any DataStore, config: ServicesConfiguration, clock: @escaping @Sendable () -> ParseDate) {
         self.store = store
         self.config = config
         self.clock = clock
+        self.roles = RoleResolver(store: store)
     }
 
     /// Refuses classes a client may never touch through the generic routes.
@@ -26,6 +29,7 @@ public struct Objects: Sendable {
     public func create(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> StoredObject {
         try checkClassAccess(className, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: true)
+        if className == .role { try RoleRules.validate(write, isCreate: true) }
         let schema = try await store.schema(className)
         if let schema { _ = try AccessPolicy.check(.create, on: className, clp: schema.clp, principal: principal) }
         let objectId: String
@@ -55,9 +59,18 @@ public struct Objects: Sendable {
 
     /// Runs one write, translating storage errors.
     func writeOne(_ operation: WriteOperation) async throws -> WriteOutcome {
+        guard let outcome = try await writeGroup([operation]).first else { throw ParseError.internalError }
+        return outcome
+    }
+
+    /// Runs writes in one transaction, translating storage errors and clearing the role cache
+    /// when a `_Role` changes.
+    func writeGroup(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
+        let touchesRoles = operations.contains { $0.className == .role }
         do {
-            guard let outcome = try await store.write([operation]).first else { throw ParseError.internalError }
-            return outcome
+            let outcomes = try await store.write(operations)
+            if touchesRoles { await roles.invalidate() }
+            return outcomes
         } catch let error as StorageError {
             if error.duplicateField != nil { throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided") }
             throw error
@@ -68,6 +81,7 @@ public struct Objects: Sendable {
     public func update(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
         try checkClassAccess(className, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: false)
+        if className == .role { try RoleRules.validate(write, isCreate: false) }
         if let id = write.objectId, id != objectId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
         write.objectId = nil
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }

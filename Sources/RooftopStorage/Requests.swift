@@ -44,6 +44,15 @@ public enum WriteOperation: Sendable {
     case delete(className: ClassName, objectId: String, access: Access)
 }
 
+extension WriteOperation {
+    /// The class written.
+    public var className: ClassName {
+        switch self {
+        case .insert(let className, _, _, _, _), .update(let className, _, _, _, _, _), .delete(let className, _, _): className
+        }
+    }
+}
+
 /// The outcome of one write.
 public enum WriteOutcome: Sendable, Equatable {
     /// The object was created.

@@ -40,6 +40,9 @@ public struct ClassSchema: Sendable, Equatable {
     /// Whether `name` is one of the class's default fields.
     public func isDefaultField(_ name: String) -> Bool { ClassSchema.defaultFields(for: className)[name] != nil }
 
+    /// Fields whose values must be unique in the class (role names; user names come later).
+    public var uniqueFields: [String] { className == .role ? ["name"] : [] }
+
     /// Pointer fields to `_User` (indexed automatically).
     public var userPointerFields: [String] {
         fields.compactMap { name, type in type == .pointer(.user) ? name : nil }.sorted()

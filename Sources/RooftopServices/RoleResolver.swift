@@ -1,0 +1,74 @@
+import Foundation
+public import RooftopCore
+public import RooftopStorage
+
+/// Finds every role a user has, directly (`users`) or inherited through `roles`, and caches
+/// the answer per user.
+///
+/// Any `_Role` write clears the cache on this node; entries also expire after `ttl`, which
+/// bounds how long another node's cache can lag behind a role change.
+public actor RoleResolver {
+    let store: any DataStore
+    let ttl: Duration
+    let maxDepth: Int
+    let maxRoles: Int
+    private var cache: [String: (roles: [String], expires: ContinuousClock.Instant)] = [:]
+    private var generation = 0
+
+    /// Creates a resolver; `maxRoles` bounds the roles one user can accumulate.
+    public init(store: any DataStore, ttl: Duration = .seconds(5), maxDepth: Int = 32, maxRoles: Int = 1000) {
+        self.store = store
+        self.ttl = ttl
+        self.maxDepth = maxDepth
+        self.maxRoles = maxRoles
+    }
+
+    /// Forgets every cached answer (called on each `_Role` write).
+    public func invalidate() {
+        generation += 1
+        cache.removeAll()
+    }
+
+    /// The principal of a signed-in user, with its roles.
+    public func principal(forUser userId: String) async throws -> Principal {
+        Principal.user(userId, roles: try await roles(forUser: userId))
+    }
+
+    /// Role names of `userId`, sorted.
+    public func roles(forUser userId: String) async throws -> [String] {
+        let now = ContinuousClock.now
+        if let hit = cache[userId], hit.expires > now { return hit.roles }
+        let startedAt = generation
+        let roles = try await resolve(userId)
+        // A role write during the lookup may have made this answer stale: don't keep it.
+        if generation == startedAt {
+            if cache.count >= 10_000 { cache.removeAll() }
+            cache[userId] = (roles, now + ttl)
+        }
+        return roles
+    }
+
+    /// Breadth-first over `roles` relations; each role is visited once, so cycles end.
+    private func resolve(_ userId: String) async throws -> [String] {
+        let scope = AccessScope(classes: [.role: .master])
+        let user = ObjectRef(className: .user, objectId: userId)
+        var frontier = try await find(.field(FieldPath(field: try FieldName("users")), .equals(user.pointerJSON)), scope)
+        var seen = Set(frontier.map(\.objectId))
+        var names = Set(frontier.compactMap { $0.fields["name"]?.stringValue })
+        var depth = 0
+        while !frontier.isEmpty, depth < maxDepth, seen.count < maxRoles {
+            depth += 1
+            let parents = frontier.map { ObjectRef(className: .role, objectId: $0.objectId).pointerJSON }
+            let next = try await find(.field(FieldPath(field: try FieldName("roles")), .isIn(parents)), scope)
+            frontier = next.filter { seen.insert($0.objectId).inserted }
+            names.formUnion(frontier.compactMap { $0.fields["name"]?.stringValue })
+        }
+        return names.sorted()
+    }
+
+    private func find(_ query: QueryNode, _ scope: AccessScope) async throws -> [StoredObject] {
+        var options = FindOptions()
+        options.limit = maxRoles
+        return try await store.find(FindRequest(className: .role, query: query, options: options, scope: scope))
+    }
+}
