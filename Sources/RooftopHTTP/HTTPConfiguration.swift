@@ -18,6 +18,11 @@ public struct HTTPConfiguration: Sendable {
     public var mountPath: String = "/parse"
     /// Largest JSON body accepted, in bytes.
     public var maxBodySize: Int = 1 << 20
+    /// The most sub-requests one `/batch` may carry (Parse: `requestComplexity.batchRequestLimit`).
+    public var batchRequestLimit: Int = 50
+    /// Path prefixes accepted in batch sub-request paths: the mount path, plus the path of
+    /// `publicServerURL` when it differs.
+    public var extraBatchPathPrefixes: [String] = []
     /// `Access-Control-Allow-Origin`.
     public var allowOrigin: String = "*"
 
@@ -26,6 +31,9 @@ public struct HTTPConfiguration: Sendable {
         self.appId = appId
         self.masterKey = masterKey
     }
+
+    /// Every accepted batch path prefix.
+    var batchPathPrefixes: [String] { [mountPath] + extraBatchPathPrefixes }
 
     /// Whether any client key is configured.
     var requiresClientKey: Bool { [clientKey, restAPIKey, javascriptKey, dotNetKey].contains { $0 != nil } }

@@ -22,7 +22,7 @@ public struct ParseResponder: HTTPResponder {
     /// Creates the responder.
     public init(config: HTTPConfiguration, objects: Objects, schemas: Schemas, logger: Logger) {
         self.config = config
-        self.routes = ParseRoutes(objects: objects, schemaService: schemas)
+        self.routes = ParseRoutes(config: config, objects: objects, schemaService: schemas)
         self.logger = logger
     }
 

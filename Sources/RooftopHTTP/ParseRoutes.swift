@@ -4,6 +4,7 @@ import RooftopStorage
 
 /// The route table: `(method, path)` → use case.
 struct ParseRoutes: Sendable {
+    let config: HTTPConfiguration
     let objects: Objects
     let schemaService: Schemas
 
@@ -14,6 +15,8 @@ struct ParseRoutes: Sendable {
             return try await objectRoutes(request, className: try ClassName(s[1]), objectId: s.count == 3 ? s[2] : nil)
         case (_, 1, "roles"), (_, 2, "roles"):
             return try await objectRoutes(request, className: .role, objectId: s.count == 2 ? s[1] : nil)
+        case (_, 1, "batch"):
+            return try await batch(request)
         case (_, 1, "schemas"), (_, 2, "schemas"):
             return try await schemas(request)
         case (_, _, "files"):

@@ -28,13 +28,19 @@ struct ServerConfiguration: Sendable {
     var maxLimit = 1000
     var maxBodySize = 1 << 20
     var allowOrigin = "*"
+    var publicServerURL: String?
+    var batchRequestLimit = 50
+    var queryLimits = QueryLimits()
 
     /// Every key, for `config print` and the docs.
     static let keys = [
         "host", "port", "dataDir", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey", "masterKeyIps",
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
-        "maxLimit", "maxBodySize", "allowOrigin",
+        "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity",
     ]
+
+    /// Keys inside `requestComplexity` (Parse Server 9 names, plus Rooftop's own query limits).
+    static let complexityKeys = ["batchRequestLimit", "includeLimit", "subqueryLimit", "inValuesLimit", "conditionLimit", "regexLengthLimit"]
 
     /// `appId` → `APP_ID`, `restAPIKey` → `REST_API_KEY`.
     static func upperSnake(_ key: String) -> String {
@@ -87,6 +93,8 @@ struct ServerConfiguration: Sendable {
             case "maxLimit": maxLimit = try int()
             case "maxBodySize": maxBodySize = try int()
             case "allowOrigin": allowOrigin = try string()
+            case "publicServerURL": publicServerURL = try string()
+            case "requestComplexity": try applyComplexity(value, source: source)
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -94,6 +102,27 @@ struct ServerConfiguration: Sendable {
         guard mountPath.hasPrefix("/"), !mountPath.hasSuffix("/") || mountPath == "/" else { throw ConfigError("mountPath must start with / and not end with /") }
         guard (1...65535).contains(port) || port == 0 else { throw ConfigError("port must be between 1 and 65535") }
         guard (6...64).contains(objectIdSize) else { throw ConfigError("objectIdSize must be between 6 and 64") }
+    }
+
+    /// `requestComplexity`: an object, or its JSON text (from the environment).
+    private mutating func applyComplexity(_ value: JSON, source: String) throws {
+        var object = value.objectValue
+        if object == nil, let text = value.stringValue { object = (try? JSONParser.parse(text))?.objectValue }
+        guard let object else { throw ConfigError("\(source): requestComplexity must be an object") }
+        for (key, item) in object {
+            guard let n = item.intValue ?? item.stringValue.flatMap({ Int($0) }), n > 0 else {
+                throw ConfigError("\(source): requestComplexity.\(key) must be a positive integer")
+            }
+            switch key {
+            case "batchRequestLimit": batchRequestLimit = n
+            case "includeLimit": queryLimits.maxIncludes = n
+            case "subqueryLimit": queryLimits.maxDepth = n
+            case "inValuesLimit": queryLimits.maxInValues = n
+            case "conditionLimit": queryLimits.maxConditions = n
+            case "regexLengthLimit": queryLimits.maxRegexLength = n
+            default: throw ConfigError("\(source): unknown key requestComplexity.\(key)")
+            }
+        }
     }
 
     /// Values from `ROOFTOP_*` and `PARSE_SERVER_*` variables (ROOFTOP_ wins).
@@ -118,6 +147,7 @@ struct ServerConfiguration: Sendable {
         s.objectIdSize = objectIdSize
         s.defaultLimit = defaultLimit
         s.maxLimit = maxLimit
+        s.queryLimits = queryLimits
         return s
     }
 
@@ -131,6 +161,11 @@ struct ServerConfiguration: Sendable {
         h.mountPath = mountPath
         h.maxBodySize = maxBodySize
         h.allowOrigin = allowOrigin
+        h.batchRequestLimit = batchRequestLimit
+        h.extraBatchPathPrefixes = [serverURL, publicServerURL].compactMap { url in
+            guard let path = url.flatMap({ URLComponents(string: $0)?.path }), path.hasPrefix("/"), path != mountPath else { return nil }
+            return path.hasSuffix("/") ? String(path.dropLast()) : path
+        }
         return h
     }
 
@@ -145,6 +180,12 @@ struct ServerConfiguration: Sendable {
             "allowClientClassCreation": .bool(services.allowClientClassCreation), "allowCustomObjectId": .bool(allowCustomObjectId),
             "objectIdSize": .number(Double(objectIdSize)), "defaultLimit": .number(Double(defaultLimit)), "maxLimit": .number(Double(maxLimit)),
             "maxBodySize": .number(Double(maxBodySize)), "allowOrigin": .string(allowOrigin),
+            "publicServerURL": publicServerURL.map(JSON.string) ?? .null,
+            "requestComplexity": [
+                "batchRequestLimit": .number(Double(batchRequestLimit)), "includeLimit": .number(Double(queryLimits.maxIncludes)),
+                "subqueryLimit": .number(Double(queryLimits.maxDepth)), "inValuesLimit": .number(Double(queryLimits.maxInValues)),
+                "conditionLimit": .number(Double(queryLimits.maxConditions)), "regexLengthLimit": .number(Double(queryLimits.maxRegexLength)),
+            ],
         ]
     }
 }

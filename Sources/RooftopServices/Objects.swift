@@ -27,6 +27,13 @@ public struct Objects: Sendable {
 
     /// Creates an object; returns its id and creation time.
     public func create(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> StoredObject {
+        let outcome = try await writeOne(try await planCreate(className, body: body, principal: principal))
+        guard case .inserted(let object) = outcome else { throw ParseError.internalError }
+        return object
+    }
+
+    /// Checks a create and returns the write to perform (for `create` and batch transactions).
+    public func planCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
         try checkClassAccess(className, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: true)
         if className == .role { try RoleRules.validate(write, isCreate: true) }
@@ -44,9 +51,7 @@ public struct Objects: Sendable {
         let grant = SchemaGrant(
             createClass: principal.isMaster || config.allowClientClassCreation,
             addFields: try schema.map { s throws(ParseError) in try addFieldAllowed(s, principal) } ?? true)
-        let outcome = try await writeOne(.insert(className: className, objectId: objectId, at: clock(), write: write, grant: grant))
-        guard case .inserted(let object) = outcome else { throw ParseError.internalError }
-        return object
+        return .insert(className: className, objectId: objectId, at: clock(), write: write, grant: grant)
     }
 
     private func addFieldAllowed(_ schema: ClassSchema, _ principal: Principal) throws(ParseError) -> Bool {
@@ -79,6 +84,12 @@ public struct Objects: Sendable {
 
     /// Updates an object the caller may write; returns `updatedAt` and the results of atomic ops.
     public func update(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
+        let outcome = try await writeOne(try await planUpdate(className, objectId: objectId, body: body, principal: principal))
+        return try Objects.response(to: outcome)
+    }
+
+    /// Checks an update and returns the write to perform.
+    public func planUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
         try checkClassAccess(className, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: false)
         if className == .role { try RoleRules.validate(write, isCreate: false) }
@@ -88,19 +99,36 @@ public struct Objects: Sendable {
         let decision = try AccessPolicy.check(.update, on: className, clp: schema.clp, principal: principal)
         let access = writeAccess(decision, principal)
         let grant = SchemaGrant(createClass: false, addFields: try addFieldAllowed(schema, principal))
-        let outcome = try await writeOne(
-            .update(className: className, objectId: objectId, at: clock(), write: write, access: access, grant: grant))
-        guard case .updated(let updatedAt, var echo) = outcome else { throw ParseError.internalError }
-        echo["updatedAt"] = .string(updatedAt.iso)
-        return echo
+        return .update(className: className, objectId: objectId, at: clock(), write: write, access: access, grant: grant)
     }
 
     /// Deletes an object the caller may write.
     public func delete(_ className: ClassName, objectId: String, principal: Principal) async throws {
+        _ = try await writeOne(try await planDelete(className, objectId: objectId, principal: principal))
+    }
+
+    /// Checks a delete and returns the write to perform.
+    public func planDelete(_ className: ClassName, objectId: String, principal: Principal) async throws -> WriteOperation {
         try checkClassAccess(className, principal: principal)
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
         let decision = try AccessPolicy.check(.delete, on: className, clp: schema.clp, principal: principal)
-        _ = try await writeOne(.delete(className: className, objectId: objectId, access: writeAccess(decision, principal)))
+        return .delete(className: className, objectId: objectId, access: writeAccess(decision, principal))
+    }
+
+    /// Performs planned writes all-or-nothing (batch `transaction: true`).
+    public func commit(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
+        try await writeGroup(operations)
+    }
+
+    /// The wire answer to a write: `{objectId, createdAt}`, `{updatedAt, …echo}` or `{}`.
+    public static func response(to outcome: WriteOutcome) throws -> [String: JSON] {
+        switch outcome {
+        case .inserted(let object): return ["objectId": .string(object.objectId), "createdAt": .string(object.createdAt.iso)]
+        case .updated(let updatedAt, var echo):
+            echo["updatedAt"] = .string(updatedAt.iso)
+            return echo
+        case .deleted: return [:]
+        }
     }
 
     func writeAccess(_ decision: AccessPolicy.Decision, _ principal: Principal) -> Access {

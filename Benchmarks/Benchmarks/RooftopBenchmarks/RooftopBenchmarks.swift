@@ -23,7 +23,7 @@ nonisolated(unsafe) let benchmarks: @Sendable () -> Void = {
         let schema = ClassSchema(className: className, fields: ["owner": .pointer(.user), "score": .number, "title": .string])
         let catalog = QueryCompiler.Catalog(schemas: [className: schema], tables: [className: "Note"])
         let whereJSON = try JSONParser.parse(
-            string: #"{"score":{"$gte":10,"$lt":100},"title":{"$in":["a","b","c"]},"$or":[{"done":true},{"done":{"$exists":false}}]}"#)
+            #"{"score":{"$gte":10,"$lt":100},"title":{"$in":["a","b","c"]},"$or":[{"done":true},{"done":{"$exists":false}}]}"#)
         var access = Access(aclGroup: ["*", "u1", "role:Staff", "role:Admins"], userId: "u1")
         access.pointerRestriction = [try FieldName("owner")]
         let scope = AccessScope(classes: [className: access])
