@@ -14,7 +14,8 @@ public func buildApplication(
         ParseDate(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
     let objects = Objects(store: store, config: services, clock: clock)
-    let responder = ParseResponder(config: http, objects: objects, schemas: Schemas(store: store), logger: logger)
+    let responder = ParseResponder(
+        config: http, objects: objects, schemas: Schemas(store: store), aggregates: Aggregates(store: store, config: services), logger: logger)
     return Application(
         responder: responder,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),

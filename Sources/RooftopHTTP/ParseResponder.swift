@@ -20,9 +20,9 @@ public struct ParseResponder: HTTPResponder {
     let logger: Logger
 
     /// Creates the responder.
-    public init(config: HTTPConfiguration, objects: Objects, schemas: Schemas, logger: Logger) {
+    public init(config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, logger: Logger) {
         self.config = config
-        self.routes = ParseRoutes(config: config, objects: objects, schemaService: schemas)
+        self.routes = ParseRoutes(config: config, objects: objects, schemaService: schemas, aggregates: aggregates)
         self.logger = logger
     }
 

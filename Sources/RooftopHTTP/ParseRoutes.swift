@@ -7,6 +7,7 @@ struct ParseRoutes: Sendable {
     let config: HTTPConfiguration
     let objects: Objects
     let schemaService: Schemas
+    let aggregates: Aggregates
 
     func dispatch(_ request: ParseRequest) async throws -> ParseResponse {
         let s = request.segments
@@ -15,6 +16,8 @@ struct ParseRoutes: Sendable {
             return try await objectRoutes(request, className: try ClassName(s[1]), objectId: s.count == 3 ? s[2] : nil)
         case (_, 1, "roles"), (_, 2, "roles"):
             return try await objectRoutes(request, className: .role, objectId: s.count == 2 ? s[1] : nil)
+        case (_, 2, "aggregate"):
+            return try await aggregate(request)
         case (_, 1, "batch"):
             return try await batch(request)
         case (_, 1, "schemas"), (_, 2, "schemas"):

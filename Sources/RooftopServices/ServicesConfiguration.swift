@@ -12,6 +12,8 @@ public struct ServicesConfiguration: Sendable {
     public var defaultLimit: Int = 100
     /// The cap on `limit`.
     public var maxLimit: Int = 1000
+    /// The most objects an aggregate pipeline reads after its leading `$match`.
+    public var aggregateInputLimit: Int = 100_000
     /// Query complexity limits.
     public var queryLimits = QueryLimits()
     /// Server-wide protected fields merged into each class's CLP (`{"_User":{"*":["email"]}}`).
