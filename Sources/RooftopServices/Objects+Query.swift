@@ -23,7 +23,8 @@ extension Objects {
             return FindResult(results: [], count: options.count ? 0 : nil)
         }
         let operation: ClassLevelPermissions.Operation = options.count && options.limit == 0 ? .count : .find
-        let scope = try await readScope(className, schema: schema, query: query, operation: operation, principal: principal)
+        let scope = try await readScope(
+            className, schema: schema, query: query, operation: operation, principal: principal, order: options.order)
         var request = FindRequest(className: className, query: query, options: options, scope: scope)
         var count: Int?
         if options.count { count = try await store.count(request) }
@@ -58,21 +59,30 @@ extension Objects {
     static let getParameters: Set<String> = ["keys", "include", "excludeKeys", "readPreference", "includeReadPreference", "subqueryReadPreference"]
 
     /// The caller's read access to `className` and to every class its query reaches.
+    ///
+    /// Protected fields may not be tested anywhere: in the main query, in the `order`, in a
+    /// subquery's `where`, or as a `$select` key, since each would let a caller guess values.
     func readScope(
-        _ className: ClassName, schema: ClassSchema, query: QueryNode, operation: ClassLevelPermissions.Operation, principal: Principal
+        _ className: ClassName, schema: ClassSchema, query: QueryNode, operation: ClassLevelPermissions.Operation, principal: Principal,
+        order: [SortKey] = []
     ) async throws -> AccessScope {
         var classes: [ClassName: Access] = [:]
-        classes[className] = try readAccess(schema, operation: operation, principal: principal, query: query)
-        for sub in Objects.referencedClasses(query) where classes[sub] == nil {
-            try checkClassAccess(sub, principal: principal)
+        var used = Objects.fieldsUsed(query)
+        used.formUnion(order.map(\.path.field.rawValue))
+        classes[className] = try readAccess(schema, operation: operation, principal: principal, fieldsUsed: used, selfQuery: Objects.selfQuery(query, principal))
+        for (sub, fields) in Objects.subqueryFields(query) {
+            try checkReadClassAccess(sub, principal: principal)
             guard let subSchema = try await store.schema(sub) else { continue }
-            classes[sub] = try readAccess(subSchema, operation: .find, principal: principal, query: nil)
+            let access = try readAccess(subSchema, operation: .find, principal: principal, fieldsUsed: fields, selfQuery: false)
+            if classes[sub] == nil { classes[sub] = access }
         }
         return AccessScope(classes: classes)
     }
 
     /// One class's read access: CLP decision, ACL group and protected fields.
-    func readAccess(_ schema: ClassSchema, operation: ClassLevelPermissions.Operation, principal: Principal, query: QueryNode?) throws(ParseError) -> Access {
+    func readAccess(
+        _ schema: ClassSchema, operation: ClassLevelPermissions.Operation, principal: Principal, fieldsUsed: Set<String>, selfQuery: Bool
+    ) throws(ParseError) -> Access {
         if principal.isMaster { return .master }
         let decision = try AccessPolicy.check(operation, on: schema.className, clp: schema.clp, principal: principal)
         var clp = schema.clp
@@ -80,9 +90,10 @@ extension Objects {
             clp.protectedFields.merge(extra) { own, server in Array(Set(own).union(server)) }
         }
         let (hidden, byUserField) = AccessPolicy.protectedFields(clp, principal: principal)
-        if let query, !hidden.isEmpty {
-            // Querying on a field you cannot see would let you guess its value (Parse GHSA-2m6g).
-            for field in Objects.fieldsUsed(query) where hidden.contains(field) && !(schema.className == .user && principal.isAuthenticated) {
+        // Querying on a field you cannot see would let you guess its value (Parse GHSA-2m6g);
+        // only a user asking about their own `_User` object is exempt.
+        if !(schema.className == .user && selfQuery) {
+            for field in fieldsUsed.sorted() where hidden.contains(field) {
                 throw ParseError(.operationForbidden, "This user is not allowed to query \(field) on class \(schema.className)")
             }
         }
@@ -91,16 +102,29 @@ extension Objects {
         return access
     }
 
-    /// Classes named by `$inQuery`, `$select` and `$relatedTo` anywhere in the tree.
-    static func referencedClasses(_ node: QueryNode) -> [ClassName] {
+    /// Whether the query is pinned to the caller's own object (`objectId == me`).
+    static func selfQuery(_ node: QueryNode, _ principal: Principal) -> Bool {
+        guard let userId = principal.userId else { return false }
         switch node {
-        case .and(let children), .or(let children), .nor(let children): return children.flatMap(referencedClasses)
-        case .relatedTo(let owner, _): return [owner.className]
+        case .field(let path, .equals(.string(let id))): return path.field == .objectId && path.subkeys.isEmpty && id == userId
+        case .and(let children): return children.contains { selfQuery($0, principal) }
+        default: return false
+        }
+    }
+
+    /// Each class a subquery or `$relatedTo` reaches, with the fields tested in it
+    /// (its `where` fields and the `$select` key).
+    static func subqueryFields(_ node: QueryNode) -> [(ClassName, Set<String>)] {
+        switch node {
+        case .and(let children), .or(let children), .nor(let children): return children.flatMap(subqueryFields)
+        case .relatedTo(let owner, _): return [(owner.className, [])]
         case .never: return []
         case .field(_, let condition):
             switch condition {
-            case .inQuery(let sub), .notInQuery(let sub), .select(let sub, _), .dontSelect(let sub, _):
-                return [sub.className] + referencedClasses(sub.query)
+            case .inQuery(let sub), .notInQuery(let sub):
+                return [(sub.className, fieldsUsed(sub.query))] + subqueryFields(sub.query)
+            case .select(let sub, let key), .dontSelect(let sub, let key):
+                return [(sub.className, fieldsUsed(sub.query).union([key.field.rawValue]))] + subqueryFields(sub.query)
             default: return []
             }
         }

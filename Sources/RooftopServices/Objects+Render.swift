@@ -68,8 +68,8 @@ extension Objects {
     private func fetch(
         _ className: ClassName, ids: Set<String>, subtree: IncludeTree, principal: Principal, depth: Int
     ) async throws -> [(String, JSON)] {
-        guard (try? checkClassAccess(className, principal: principal)) != nil, let schema = try await store.schema(className),
-            let access = try? readAccess(schema, operation: .get, principal: principal, query: nil)
+        guard (try? checkReadClassAccess(className, principal: principal)) != nil, let schema = try await store.schema(className),
+            let access = try? readAccess(schema, operation: .get, principal: principal, fieldsUsed: [], selfQuery: false)
         else { return [] }
         var options = FindOptions()
         options.limit = ids.count

@@ -25,6 +25,13 @@ public struct Objects: Sendable {
         }
     }
 
+    /// Refuses classes a client may never read through includes and subqueries (`_User` and
+    /// `_Role` stay readable there, under their ACLs and protected fields).
+    func checkReadClassAccess(_ className: ClassName, principal: Principal) throws(ParseError) {
+        if principal.isMaster || className == .user || className == .role { return }
+        try checkClassAccess(className, principal: principal)
+    }
+
     /// Creates an object; returns its id and creation time.
     public func create(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> StoredObject {
         let outcome = try await writeOne(try await planCreate(className, body: body, principal: principal))

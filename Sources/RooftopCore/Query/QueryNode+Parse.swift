@@ -70,6 +70,8 @@ extension QueryNode {
                 let options = ops["$options"]?.stringValue ?? ""
                 if let given = ops["$options"], given.stringValue == nil { throw ParseError(.invalidQuery, "$options must be a string") }
                 guard options.allSatisfy({ "imxs".contains($0) }) else { throw ParseError(.invalidQuery, "Bad $options value for query: \(ClassName.printable(options))") }
+                // Compiled here so a bad pattern is a 102 before any SQL runs.
+                _ = try BoundedRegex(pattern, options: options)
                 condition = .regex(pattern: pattern, options: options)
             case "$options":
                 guard ops["$regex"] != nil else { throw ParseError(.invalidQuery, "$options needs $regex") }
