@@ -30,8 +30,15 @@ public final class SQLiteStore: DataStore {
         }
     }
 
-    /// Closes the database; later calls fail.
-    public func close() throws { try pool.close() }
+    /// Checkpoints the WAL into the database file and closes every connection; later calls fail.
+    ///
+    /// Readers close first so that the writer is the last connection, which lets SQLite remove
+    /// the `-wal` and `-shm` files: a cleanly closed data directory is just `data.db`.
+    public func close() throws {
+        _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        pool.releaseMemory()
+        try pool.close()
+    }
 
     // MARK: Schemas
 
@@ -112,21 +119,25 @@ public final class SQLiteStore: DataStore {
     public func find(_ request: FindRequest) async throws -> [StoredObject] {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
-        let rows = try await read(statement)
-        return try rows.map(SQLiteStore.object(from:))
+        return try await read(statement) { row in try SQLiteStore.object(from: row) }
     }
 
     public func count(_ request: FindRequest) async throws -> Int {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog, count: true)
-        let rows = try await read(statement)
-        return rows.first.map { $0[0] as Int? ?? 0 } ?? 0
+        return try await read(statement) { row in row[0] as Int? ?? 0 }.first ?? 0
     }
 
-    private func read(_ statement: SQLFragment) async throws -> [Row] {
-        let arguments = SQLiteStore.arguments(statement.bindings)
+    /// Runs a query on a reader without blocking a Swift concurrency thread (GRDB's async
+    /// `read` only applies when everything crossing the closure is `Sendable`, hence the mapping
+    /// of rows inside it).
+    private func read<T: Sendable>(_ statement: SQLFragment, _ transform: @escaping @Sendable (Row) throws -> T) async throws -> [T] {
+        let bindings = statement.bindings
+        let sql = statement.sql
         do {
-            return try await pool.read { db in try Row.fetchAll(db, sql: statement.sql, arguments: arguments) }
+            return try await pool.read { @Sendable db in
+                try Row.fetchAll(db, sql: sql, arguments: SQLiteStore.arguments(bindings)).map(transform)
+            }
         } catch let error as DatabaseError {
             throw StorageError.unavailable("\(error)")
         }

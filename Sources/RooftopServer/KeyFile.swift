@@ -40,5 +40,7 @@ struct KeyFile {
         lines.append("  curl -X POST -H 'X-Parse-Application-Id: \(keys.appId)' -H 'Content-Type: application/json' \\")
         lines.append("       -d '{\"title\":\"hello\"}' \(base)/classes/Note")
         print(lines.joined(separator: "\n"))
+        // stdout is a pipe under process supervisors; show the banner now, not at exit.
+        fflush(nil)
     }
 }

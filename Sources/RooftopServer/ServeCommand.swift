@@ -36,5 +36,6 @@ struct ServeCommand: AsyncParsableCommand {
             onServerRunning: { port in KeyFile.printBanner(config, keys: keys, port: port) })
         try await app.runService()
         try store.close()
+        logger.info("stopped; database closed")
     }
 }

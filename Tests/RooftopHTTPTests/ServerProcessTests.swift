@@ -1,0 +1,121 @@
+import Foundation
+import RooftopCore
+import RooftopSQLite
+import RooftopServices
+import RooftopStorage
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `rooftop` executable: start, serve, and shut down gracefully on SIGTERM.
+@Suite struct ServerProcessTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A port that was free a moment ago.
+    func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                guard bind(fd, sa, length) == 0, getsockname(fd, sa, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A blocking loopback TCP connection.
+    final class Connection {
+        let fd: Int32
+        init(port: Int) throws {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let result = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard result == 0 else {
+                close(fd)
+                throw POSIXError(.ECONNREFUSED)
+            }
+        }
+        deinit { close(fd) }
+        func send(_ text: String) { _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(fd, $0.baseAddress, $0.count - 1, 0) } }
+        /// Everything until the server closes the connection.
+        func receiveAll() -> String {
+            var data = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { break }
+                data.append(contentsOf: buffer[0..<n])
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    func request(_ method: String, _ path: String, body: String = "") -> String {
+        "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Parse-Application-Id: proc-app\r\nX-Parse-Master-Key: proc-master\r\n"
+            + "Content-Type: application/json\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+    }
+
+    @Test func sigtermLetsInFlightRequestsFinishAndExitsZero() async throws {
+        let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first (swift build)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-proc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let port = try freePort()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", String(port), "--data-dir", dir.path]
+        process.environment = ["ROOFTOP_APP_ID": "proc-app", "ROOFTOP_MASTER_KEY": "proc-master"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // Ready when /health answers (bounded: 30 s).
+        var ready = false
+        for _ in 0..<300 where !ready {
+            if let connection = try? Connection(port: port) {
+                connection.send(request("GET", "/parse/health"))
+                ready = connection.receiveAll().contains("200 OK")
+            }
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(ready)
+
+        // Half a request is in flight when SIGTERM arrives; it still completes.
+        let body = #"{"title":"written during shutdown"}"#
+        let connection = try Connection(port: port)
+        connection.send(request("POST", "/parse/classes/Note", body: body) + String(body.prefix(10)))
+        try await Task.sleep(for: .milliseconds(200))
+        kill(process.processIdentifier, SIGTERM)
+        try await Task.sleep(for: .milliseconds(300))
+        connection.send(String(body.dropFirst(10)))
+        let reply = connection.receiveAll()
+        #expect(reply.hasPrefix("HTTP/1.1 201"), "\(reply)")
+
+        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 0)
+        #expect(process.terminationReason == .exit)
+
+        // Closed cleanly: the WAL was checkpointed away, and the object is there.
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("data.db-wal").path))
+        let store = try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
+        let note = try ClassName("Note")
+        let count = try await store.count(FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master])))
+        #expect(count == 1)
+        try store.close()
+    }
+}
