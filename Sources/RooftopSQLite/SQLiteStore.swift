@@ -135,8 +135,12 @@ public final class SQLiteStore: DataStore {
         let bindings = statement.bindings
         let sql = statement.sql
         do {
-            return try await pool.read { @Sendable db in
-                try Row.fetchAll(db, sql: sql, arguments: SQLiteStore.arguments(bindings)).map(transform)
+            // One statement is atomic on its own, so no BEGIN/COMMIT; statements are prepared
+            // once per connection, since the same query shapes repeat.
+            return try await pool.unsafeRead { @Sendable db in
+                let statement = try db.cachedStatement(sql: sql)
+                try statement.setArguments(SQLiteStore.arguments(bindings))
+                return try Row.fetchAll(statement).map(transform)
             }
         } catch let error as DatabaseError {
             throw StorageError.unavailable("\(error)")
