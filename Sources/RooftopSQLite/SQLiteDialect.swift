@@ -22,7 +22,11 @@ public struct SQLiteDialect: SQLDialect {
 
     public func jsonArrayElements(_ column: String, _ path: [String]) -> String { "json_each(\(column), \(jsonPath(path)))" }
 
-    public func elementValue(_ path: [String]) -> String { "json_extract(value, \(jsonPath(path)))" }
+    /// Scalar elements are not JSON text, so only objects are looked into (anything else is NULL
+    /// rather than a "malformed JSON" error).
+    public func elementValue(_ path: [String]) -> String {
+        "json_extract(CASE WHEN type = 'object' THEN value END, \(jsonPath(path)))"
+    }
 
     public func permissionCheck(_ column: String, _ placeholders: [String]) -> String {
         "(\(column) IS NULL OR EXISTS (SELECT 1 FROM json_each(\(column)) WHERE value IN (\(placeholders.joined(separator: ", ")))))"

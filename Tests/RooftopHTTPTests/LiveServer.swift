@@ -53,6 +53,17 @@ extension LiveServerTest {
         }
     }
 
+    /// A fresh SQLite file and the object use cases over it.
+    func withObjects(_ body: (Objects, Schemas) async throws -> Void) async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-roles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
+        var config = ServicesConfiguration()
+        config.allowClientClassCreation = true
+        try await body(Objects(store: store, config: config, clock: { ParseDate(millisecondsSince1970: 1_700_000_000_000) }), Schemas(store: store))
+    }
+
     /// Percent-encodes a query-string value.
     func encoded(_ value: String) -> String { value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
 }

@@ -9,17 +9,6 @@ import Testing
 
 /// Roles: inheritance through `roles`, cycles, the cache, and `role:` ACL grants.
 @Suite struct RoleTests: LiveServerTest {
-    /// A fresh SQLite file and the object use cases over it.
-    func withObjects(_ body: (Objects) async throws -> Void) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-roles-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
-        var config = ServicesConfiguration()
-        config.allowClientClassCreation = true
-        try await body(Objects(store: store, config: config, clock: { ParseDate(millisecondsSince1970: 1_700_000_000_000) }))
-    }
-
     func makeRole(_ objects: Objects, _ name: String) async throws -> String {
         try await objects.create(.role, body: ["name": .string(name), "ACL": ["*": ["read": true]]], principal: .master).objectId
     }
@@ -31,7 +20,7 @@ import Testing
     }
 
     @Test func inheritanceFollowsChildRolesAndSurvivesCycles() async throws {
-        try await withObjects { objects in
+        try await withObjects { objects, _ in
             let admins = try await makeRole(objects, "Admins")
             let moderators = try await makeRole(objects, "Moderators")
             let members = try await makeRole(objects, "Members")
@@ -49,7 +38,7 @@ import Testing
     }
 
     @Test func roleWritesClearTheCache() async throws {
-        try await withObjects { objects in
+        try await withObjects { objects, _ in
             let staff = try await makeRole(objects, "Staff")
             #expect(try await objects.roles.roles(forUser: "carol12345") == [])
             try await link(objects, staff, "users", .user, "carol12345")
@@ -61,7 +50,7 @@ import Testing
     }
 
     @Test func roleGrantsInACLsAreEnforcedInQueries() async throws {
-        try await withObjects { objects in
+        try await withObjects { objects, _ in
             let staff = try await makeRole(objects, "Staff")
             try await link(objects, staff, "users", .user, "dave123456")
             let note = try ClassName("Memo")

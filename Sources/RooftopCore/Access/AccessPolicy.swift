@@ -34,10 +34,8 @@ public enum AccessPolicy {
         case .update, .delete, .addField: fields += clp.writeUserFields
         case .create: fields = []
         }
-        if !fields.isEmpty, principal.isAuthenticated { return .restricted(to: fields) }
-        if !fields.isEmpty, operation != .create {
-            throw ParseError(.objectNotFound, "Permission denied, user needs to be authenticated.")
-        }
+        // Without a user the restriction matches nothing: an empty find, a 101 get, as in Parse.
+        if !fields.isEmpty { return .restricted(to: fields) }
         throw ParseError(.operationForbidden, "Permission denied for action \(operation.rawValue) on class \(className).")
     }
 

@@ -107,11 +107,16 @@ public struct QueryCompiler {
             parts.append(dialect.permissionCheck(column("_rperm", alias), placeholders))
         }
         if !access.pointerRestriction.isEmpty {
-            guard let userId = access.userId else { return "0 = 1" }
-            let tests = access.pointerRestriction.map { field in
-                referencesUser(FieldPath(field: field), schema: schema, userId: userId, alias: alias)
+            // Without a user nothing qualifies; the rest is still compiled so every bound
+            // value keeps its placeholder.
+            if let userId = access.userId {
+                let tests = access.pointerRestriction.map { field in
+                    referencesUser(FieldPath(field: field), schema: schema, userId: userId, alias: alias)
+                }
+                parts.append("(" + tests.joined(separator: " OR ") + ")")
+            } else {
+                parts.append("0 = 1")
             }
-            parts.append("(" + tests.joined(separator: " OR ") + ")")
         }
         parts.append(try compile(node, schema: schema, alias: alias))
         return parts.joined(separator: " AND ")
