@@ -1,9 +1,9 @@
+import Foundation
 public import Hummingbird
 public import Logging
 import RooftopCore
 public import RooftopServices
 public import RooftopStorage
-import Foundation
 
 /// Builds the HTTP application over a store: the one wiring used by `rooftop serve` and tests.
 public func buildApplication(

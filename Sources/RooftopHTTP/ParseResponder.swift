@@ -1,6 +1,6 @@
-public import Hummingbird
 import Foundation
 import HTTPTypes
+public import Hummingbird
 import Logging
 import NIOCore
 import RooftopCore
@@ -26,6 +26,7 @@ public struct ParseResponder: HTTPResponder {
         self.logger = logger
     }
 
+    /// Answers one HTTP request (routing, auth, errors, CORS and the request log line).
     public func respond(to request: Request, context: Context) async throws -> Response {
         let start = ContinuousClock.now
         var response: Response
@@ -94,7 +95,9 @@ public struct ParseResponder: HTTPResponder {
         }
         let bytes = buffer.readableBytesView
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
-        guard case .object(let object) = try JSONParser.parse(bytes) else { throw ParseError(.invalidJSON, "Invalid JSON: the body must be an object.") }
+        guard case .object(let object) = try JSONParser.parse(bytes) else {
+            throw ParseError(.invalidJSON, "Invalid JSON: the body must be an object.")
+        }
         try RequestGuard.checkKeywords(.object(object))
         return object
     }

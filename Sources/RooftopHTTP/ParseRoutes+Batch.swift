@@ -31,7 +31,8 @@ extension ParseRoutes {
         var results: [JSON] = []
         results.reserveCapacity(items.count)
         for item in items {
-            let sub = ParseRequest(method: item.method, segments: item.segments, params: item.method == "GET" ? item.body : [:],
+            let sub = ParseRequest(
+                method: item.method, segments: item.segments, params: item.method == "GET" ? item.body : [:],
                 body: item.body, principal: request.principal)
             do {
                 results.append(["success": try await dispatch(sub).body])

@@ -7,8 +7,10 @@ public struct SQLiteDialect: SQLDialect {
     /// Creates the dialect.
     public init() {}
 
+    /// SQLite's form; see `SQLDialect`.
     public func placeholder(_ index: Int) -> String { "?" }
 
+    /// SQLite's form; see `SQLDialect`.
     public func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
@@ -16,10 +18,13 @@ public struct SQLiteDialect: SQLDialect {
     /// `'$.a.b'`; segments are validated identifiers, so they need no escaping.
     private func jsonPath(_ path: [String]) -> String { "'$." + path.joined(separator: ".") + "'" }
 
+    /// SQLite's form; see `SQLDialect`.
     public func jsonValue(_ column: String, _ path: [String]) -> String { "json_extract(\(column), \(jsonPath(path)))" }
 
+    /// SQLite's form; see `SQLDialect`.
     public func jsonExists(_ column: String, _ path: [String]) -> String { "json_type(\(column), \(jsonPath(path)))" }
 
+    /// SQLite's form; see `SQLDialect`.
     public func jsonArrayElements(_ column: String, _ path: [String]) -> String { "json_each(\(column), \(jsonPath(path)))" }
 
     /// Scalar elements are not JSON text, so only objects are looked into (anything else is NULL
@@ -28,14 +33,17 @@ public struct SQLiteDialect: SQLDialect {
         "json_extract(CASE WHEN type = 'object' THEN value END, \(jsonPath(path)))"
     }
 
+    /// SQLite's form; see `SQLDialect`.
     public func permissionCheck(_ column: String, _ placeholders: [String]) -> String {
         "(\(column) IS NULL OR EXISTS (SELECT 1 FROM json_each(\(column)) WHERE value IN (\(placeholders.joined(separator: ", ")))))"
     }
 
+    /// SQLite's form; see `SQLDialect`.
     public func removeKeys(_ document: String, _ keys: [String]) -> String {
         "json_remove(\(document), " + keys.map { "'$.\($0)'" }.joined(separator: ", ") + ")"
     }
 
+    /// SQLite's form; see `SQLDialect`.
     public func regexMatch(_ value: String, pattern: String, options: String) -> String {
         "rt_regex(\(value), \(pattern), \(options))"
     }

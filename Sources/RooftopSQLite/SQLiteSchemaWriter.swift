@@ -42,7 +42,8 @@ enum SQLiteSchemaWriter {
     private static func freeTableName(for className: ClassName, db: Database) throws -> String {
         var candidate = className.rawValue
         var suffix = 1
-        while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _SCHEMA WHERE tableName = ? COLLATE NOCASE)", arguments: [candidate]) ?? false {
+        while try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM _SCHEMA WHERE tableName = ? COLLATE NOCASE)", arguments: [candidate]) ?? false
+        {
             suffix += 1
             candidate = "\(className.rawValue)_\(suffix)"
         }

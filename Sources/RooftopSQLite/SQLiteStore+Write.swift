@@ -3,6 +3,7 @@ import RooftopCore
 import RooftopStorage
 
 extension SQLiteStore {
+    /// Performs the writes in one transaction (see `DataStore.write`).
     public func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
         try await writeTransaction { db in
             try operations.map { operation in try SQLiteStore.perform(operation, db: db) }
@@ -38,8 +39,10 @@ extension SQLiteStore {
             if let acl = write.acl { object.acl = acl }
             let perms = DocumentCoding.permissions(object.acl)
             let update = "UPDATE \(quoted) SET updatedAt = ?, _rperm = ?, _wperm = ?, data = ? WHERE objectId = ? AND \(guardCondition.sql)"
-            let values: [SQLValue] = [.text(at.iso), perms.read.map(SQLValue.text) ?? .null, perms.write.map(SQLValue.text) ?? .null,
-                .text(DocumentCoding.encode(object.fields)), .text(objectId)]
+            let values: [SQLValue] = [
+                .text(at.iso), perms.read.map(SQLValue.text) ?? .null, perms.write.map(SQLValue.text) ?? .null,
+                .text(DocumentCoding.encode(object.fields)), .text(objectId),
+            ]
             try db.execute(sql: update, arguments: arguments(values + guardCondition.bindings))
             guard db.changesCount == 1 else { throw ParseError.objectNotFound }
             try applyRelations(write, objectId: objectId, schema: schema, table: table, db: db)

@@ -1,7 +1,7 @@
-public import RooftopCore
-public import RooftopStorage
 import Foundation
 import GRDB
+public import RooftopCore
+public import RooftopStorage
 
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a 2xx answer
 /// means the write is committed and durable.
@@ -61,14 +61,17 @@ public final class SQLiteStore: DataStore {
         return QueryCompiler.Catalog(schemas: schemas, tables: tables)
     }
 
+    /// The schema of a class, from the cached catalog.
     public func schema(_ className: ClassName) async throws -> ClassSchema? {
         try await catalog().schemas[className]
     }
 
+    /// Every class's schema, sorted by name.
     public func allSchemas() async throws -> [ClassSchema] {
         try await catalog().schemas.values.sorted { $0.className.rawValue < $1.className.rawValue }
     }
 
+    /// Changes a schema in one write transaction (see `DataStore.alterSchema`).
     public func alterSchema(
         _ className: ClassName, _ change: @escaping @Sendable (ClassSchema?) throws -> ClassSchema
     ) async throws -> ClassSchema {
@@ -81,6 +84,7 @@ public final class SQLiteStore: DataStore {
         }
     }
 
+    /// Drops an empty class and its relation tables.
     public func deleteClass(_ className: ClassName) async throws {
         try await writeTransaction { db in
             try SQLiteSchemaWriter.drop(className, db: db)
@@ -116,12 +120,14 @@ public final class SQLiteStore: DataStore {
 
     // MARK: Queries
 
+    /// Runs a query compiled with the caller's access.
     public func find(_ request: FindRequest) async throws -> [StoredObject] {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
         return try await read(statement) { row in try SQLiteStore.object(from: row) }
     }
 
+    /// Counts a query's matches with the caller's access.
     public func count(_ request: FindRequest) async throws -> Int {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog, count: true)
@@ -148,14 +154,15 @@ public final class SQLiteStore: DataStore {
     }
 
     static func arguments(_ values: [SQLValue]) -> StatementArguments {
-        StatementArguments(values.map { value -> DatabaseValue in
-            switch value {
-            case .null: .null
-            case .integer(let i): i.databaseValue
-            case .real(let d): d.databaseValue
-            case .text(let s): s.databaseValue
-            }
-        })
+        StatementArguments(
+            values.map { value -> DatabaseValue in
+                switch value {
+                case .null: .null
+                case .integer(let i): i.databaseValue
+                case .real(let d): d.databaseValue
+                case .text(let s): s.databaseValue
+                }
+            })
     }
 
     static func object(from row: Row) throws -> StoredObject {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RooftopCore
 
 /// `rooftop`: the server and its operator tools.
 @main
@@ -32,5 +33,3 @@ struct ConfigOptions: ParsableArguments {
         return configuration
     }
 }
-
-import RooftopCore

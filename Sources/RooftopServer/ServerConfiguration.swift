@@ -82,7 +82,11 @@ struct ServerConfiguration: Sendable {
             case "javascriptKey": javascriptKey = try string()
             case "dotNetKey": dotNetKey = try string()
             case "masterKeyIps":
-                if let items = value.arrayValue { masterKeyIps = items.compactMap(\.stringValue) } else { masterKeyIps = try string().split(separator: ",").map(String.init) }
+                if let items = value.arrayValue {
+                    masterKeyIps = items.compactMap(\.stringValue)
+                } else {
+                    masterKeyIps = try string().split(separator: ",").map(String.init)
+                }
             case "mountPath": mountPath = try string()
             case "serverURL", "url": serverURL = try string()
             case "profile": profile = try string()
@@ -99,7 +103,9 @@ struct ServerConfiguration: Sendable {
             }
         }
         guard profile == "development" || profile == "production" else { throw ConfigError("profile must be development or production") }
-        guard mountPath.hasPrefix("/"), !mountPath.hasSuffix("/") || mountPath == "/" else { throw ConfigError("mountPath must start with / and not end with /") }
+        guard mountPath.hasPrefix("/"), !mountPath.hasSuffix("/") || mountPath == "/" else {
+            throw ConfigError("mountPath must start with / and not end with /")
+        }
         guard (1...65535).contains(port) || port == 0 else { throw ConfigError("port must be between 1 and 65535") }
         guard (6...64).contains(objectIdSize) else { throw ConfigError("objectIdSize must be between 6 and 64") }
     }

@@ -69,7 +69,8 @@ extension Objects {
         var classes: [ClassName: Access] = [:]
         var used = Objects.fieldsUsed(query)
         used.formUnion(order.map(\.path.field.rawValue))
-        classes[className] = try readAccess(schema, operation: operation, principal: principal, fieldsUsed: used, selfQuery: Objects.selfQuery(query, principal))
+        classes[className] = try readAccess(
+            schema, operation: operation, principal: principal, fieldsUsed: used, selfQuery: Objects.selfQuery(query, principal))
         for (sub, fields) in Objects.subqueryFields(query) {
             try checkReadClassAccess(sub, principal: principal)
             guard let subSchema = try await store.schema(sub) else { continue }

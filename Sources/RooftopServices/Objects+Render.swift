@@ -74,7 +74,8 @@ extension Objects {
         var options = FindOptions()
         options.limit = ids.count
         let query = QueryNode.field(FieldPath(field: .objectId), .isIn(ids.sorted().map(JSON.string)))
-        let objects = try await store.find(FindRequest(className: className, query: query, options: options, scope: AccessScope(classes: [className: access])))
+        let objects = try await store.find(
+            FindRequest(className: className, query: query, options: options, scope: AccessScope(classes: [className: access])))
         var documents = objects.map(\.json)
         if !subtree.children.isEmpty { documents = try await expand(documents, tree: subtree, principal: principal, depth: depth + 1) }
         return documents.map { document in

@@ -20,7 +20,9 @@ public enum DataStoreConformance {
 
     static func insert(_ store: any DataStore, _ body: [String: JSON], id: String) async throws {
         let write = try ObjectWrite(body: body, isCreate: true)
-        _ = try await store.write([.insert(className: note, objectId: id, at: now, write: write, grant: SchemaGrant(createClass: true, addFields: true))])
+        _ = try await store.write([
+            .insert(className: note, objectId: id, at: now, write: write, grant: SchemaGrant(createClass: true, addFields: true))
+        ])
     }
 
     static func user(_ id: String) -> Access { Access(aclGroup: ["*", id], userId: id) }
@@ -50,12 +52,15 @@ public enum DataStoreConformance {
         let write = try ObjectWrite(body: ["title": "stolen"], isCreate: false)
         let grant = SchemaGrant(createClass: false, addFields: true)
         await #expect(throws: ParseError.objectNotFound) {
-            _ = try await store.write([.update(className: note, objectId: "w1xxxxxxxx", at: now, write: write, access: user("bob1234567"), grant: grant)])
+            _ = try await store.write([
+                .update(className: note, objectId: "w1xxxxxxxx", at: now, write: write, access: user("bob1234567"), grant: grant)
+            ])
         }
         await #expect(throws: ParseError.objectNotFound) {
             _ = try await store.write([.delete(className: note, objectId: "w1xxxxxxxx", access: user("bob1234567"))])
         }
-        let read = FindRequest(className: note, query: .field(FieldPath(field: .objectId), .equals("w1xxxxxxxx")), scope: AccessScope(classes: [note: .master]))
+        let read = FindRequest(
+            className: note, query: .field(FieldPath(field: .objectId), .equals("w1xxxxxxxx")), scope: AccessScope(classes: [note: .master]))
         #expect(try await store.find(read).first?.fields["title"] == "mine")
         _ = try await store.write([.update(className: note, objectId: "w1xxxxxxxx", at: now, write: write, access: user("alice12345"), grant: grant)])
         #expect(try await store.find(read).first?.fields["title"] == "stolen")
@@ -73,9 +78,12 @@ public enum DataStoreConformance {
     /// Increment and Add run against the stored value and report the result.
     public static func atomicOperationsEcho(_ store: any DataStore) async throws {
         try await insert(store, ["count": 1, "tags": ["a"]], id: "o1xxxxxxxx")
-        let write = try ObjectWrite(body: ["count": ["__op": "Increment", "amount": 2], "tags": ["__op": "AddUnique", "objects": ["a", "b"]]], isCreate: false)
+        let write = try ObjectWrite(
+            body: ["count": ["__op": "Increment", "amount": 2], "tags": ["__op": "AddUnique", "objects": ["a", "b"]]], isCreate: false)
         let outcome = try await store.write([
-            .update(className: note, objectId: "o1xxxxxxxx", at: now, write: write, access: .master, grant: SchemaGrant(createClass: false, addFields: true))
+            .update(
+                className: note, objectId: "o1xxxxxxxx", at: now, write: write, access: .master,
+                grant: SchemaGrant(createClass: false, addFields: true))
         ])
         guard case .updated(_, let echo)? = outcome.first else {
             Issue.record("expected an update")
@@ -90,7 +98,9 @@ public enum DataStoreConformance {
         let other = try ClassName("Secret")
         let write = try ObjectWrite(body: ["x": 1], isCreate: true)
         await #expect(throws: ParseError.self) {
-            _ = try await store.write([.insert(className: other, objectId: "s1xxxxxxxx", at: now, write: write, grant: SchemaGrant(createClass: false, addFields: true))])
+            _ = try await store.write([
+                .insert(className: other, objectId: "s1xxxxxxxx", at: now, write: write, grant: SchemaGrant(createClass: false, addFields: true))
+            ])
         }
         #expect(try await store.schema(other) == nil)
     }

@@ -44,7 +44,8 @@ import Testing
             #expect(results.map { $0["objectId"] } == ["Oslo", "Lima", "Rome"])
 
             // A $match after $group runs in memory; then skip, limit and project.
-            let later = #"[{"$group":{"_id":"$city","total":{"$sum":"$score"}}},{"$match":{"total":{"$lt":25}}},{"$sort":{"total":1}},{"$skip":1},{"$limit":5},{"$project":{"total":0}}]"#
+            let later =
+                #"[{"$group":{"_id":"$city","total":{"$sum":"$score"}}},{"$match":{"total":{"$lt":25}}},{"$sort":{"total":1}},{"$skip":1},{"$limit":5},{"$project":{"total":0}}]"#
             let rest = try await aggregate(client, "pipeline=\(encoded(later))")
             // Totals: null group 1, Rome 5, Lima 7 (Oslo 30 filtered out); skip drops the null group.
             #expect(rest.json["results"] == [["objectId": "Rome"], ["objectId": "Lima"]])

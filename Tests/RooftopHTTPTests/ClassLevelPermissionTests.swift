@@ -43,7 +43,11 @@ import Testing
 
     @Test func pointerPermissionsRestrictRowsInSQL() async throws {
         try await withObjects { objects, schemas in
-            let ids = try await setUp(objects, schemas, clp: #"{"find":{"pointerFields":["owner"]},"count":{"pointerFields":["owner"]},"update":{"pointerFields":["editors"]},"delete":{},"create":{"pointerFields":["owner"]}}"#)
+            let ids = try await setUp(
+                objects, schemas,
+                clp:
+                    #"{"find":{"pointerFields":["owner"]},"count":{"pointerFields":["owner"]},"update":{"pointerFields":["editors"]},"delete":{},"create":{"pointerFields":["owner"]}}"#
+            )
             // Only alice's rows, and limit/count see only those.
             let page = try await objects.find(doc, params: ["limit": 1, "count": 1], principal: alice)
             #expect(page.count == 2)
@@ -63,7 +67,8 @@ import Testing
 
     @Test func readAndWriteUserFields() async throws {
         try await withObjects { objects, schemas in
-            let ids = try await setUp(objects, schemas, clp: #"{"find":{},"get":{},"update":{},"readUserFields":["owner"],"writeUserFields":["owner"]}"#)
+            let ids = try await setUp(
+                objects, schemas, clp: #"{"find":{},"get":{},"update":{},"readUserFields":["owner"],"writeUserFields":["owner"]}"#)
             #expect(try await objects.find(doc, params: [:], principal: bob).results.map { $0["n"] } == [2])
             await #expect(throws: ParseError.objectNotFound) { _ = try await objects.get(doc, objectId: ids[0], params: [:], principal: bob) }
             _ = try await objects.update(doc, objectId: ids[0], body: ["n": 11], principal: alice)
@@ -73,7 +78,8 @@ import Testing
 
     @Test func protectedFieldsByAudience() async throws {
         try await withObjects { objects, schemas in
-            let ids = try await setUp(objects, schemas, clp: #"{"protectedFields":{"*":["phone","n"],"authenticated":["phone"],"userField:owner":[]}}"#)
+            let ids = try await setUp(
+                objects, schemas, clp: #"{"protectedFields":{"*":["phone","n"],"authenticated":["phone"],"userField:owner":[]}}"#)
             // Anonymous: both hidden. Signed in: only phone (intersection). Owner: nothing.
             let anon = try await objects.get(doc, objectId: ids[0], params: [:], principal: .anonymous)
             #expect(anon["phone"] == nil && anon["n"] == nil)

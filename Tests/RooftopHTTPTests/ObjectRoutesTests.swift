@@ -13,7 +13,8 @@ import Testing
 @Suite struct ObjectRoutesTests: LiveServerTest {
     @Test func createQueryAndACLDenial() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
-            let created = try await call(client, .post, "/parse/classes/Note", body: #"{"title":"secret","ACL":{"ownerId123":{"read":true,"write":true}}}"#)
+            let created = try await call(
+                client, .post, "/parse/classes/Note", body: #"{"title":"secret","ACL":{"ownerId123":{"read":true,"write":true}}}"#)
             #expect(created.status == 201)
             let id = try #require(created.json["objectId"]?.stringValue)
             #expect(id.count == 10)
@@ -31,9 +32,11 @@ import Testing
 
     @Test func updateEchoesOperationsAndQueriesFilter() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
-            let id = try #require(try await call(client, .post, "/parse/classes/Game", body: #"{"score":1,"tags":["a"]}"#).json["objectId"]?.stringValue)
+            let id = try #require(
+                try await call(client, .post, "/parse/classes/Game", body: #"{"score":1,"tags":["a"]}"#).json["objectId"]?.stringValue)
             _ = try await call(client, .post, "/parse/classes/Game", body: #"{"score":50}"#)
-            let updated = try await call(client, .put, "/parse/classes/Game/\(id)", body: #"{"score":{"__op":"Increment","amount":2},"tags":{"__op":"Add","objects":["b"]}}"#)
+            let updated = try await call(
+                client, .put, "/parse/classes/Game/\(id)", body: #"{"score":{"__op":"Increment","amount":2},"tags":{"__op":"Add","objects":["b"]}}"#)
             #expect(updated.json["score"] == 3)
             #expect(updated.json["tags"] == ["a", "b"])
             #expect(updated.json["updatedAt"]?.stringValue != nil)

@@ -44,7 +44,8 @@ import Testing
             try await link(objects, staff, "users", .user, "carol12345")
             #expect(try await objects.roles.roles(forUser: "carol12345") == ["Staff"])
             let pointer = ObjectRef(className: .user, objectId: "carol12345").pointerJSON
-            _ = try await objects.update(.role, objectId: staff, body: ["users": ["__op": "RemoveRelation", "objects": [pointer]]], principal: .master)
+            _ = try await objects.update(
+                .role, objectId: staff, body: ["users": ["__op": "RemoveRelation", "objects": [pointer]]], principal: .master)
             #expect(try await objects.roles.roles(forUser: "carol12345") == [])
         }
     }

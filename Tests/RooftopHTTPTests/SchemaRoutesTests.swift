@@ -17,7 +17,8 @@ import Testing
 
     @Test func createUpdateAndDeleteAClass() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
-            let body = #"{"className":"Game","fields":{"score":{"type":"Number"},"owner":{"type":"Pointer","targetClass":"_User"}},"indexes":{"by_score":{"score":-1}}}"#
+            let body =
+                #"{"className":"Game","fields":{"score":{"type":"Number"},"owner":{"type":"Pointer","targetClass":"_User"}},"indexes":{"by_score":{"score":-1}}}"#
             let created = try await call(client, .post, "/parse/schemas", body: body, master: true)
             #expect(created.status == 200)
             #expect(created.json["fields"]?["owner"] == ["type": "Pointer", "targetClass": "_User"])
@@ -28,20 +29,28 @@ import Testing
 
             // The declared type is enforced on object writes.
             #expect(try await call(client, .post, "/parse/classes/Game", body: #"{"score":"high"}"#).json["code"] == 111)
-            let id = try #require(try await call(client, .post, "/parse/classes/Game", body: #"{"score":5,"note":"x"}"#).json["objectId"]?.stringValue)
+            let id = try #require(
+                try await call(client, .post, "/parse/classes/Game", body: #"{"score":5,"note":"x"}"#).json["objectId"]?.stringValue)
 
             // Delete a field: its data goes; add it back with another type.
             let dropped = try await call(client, .put, "/parse/schemas/Game", body: #"{"fields":{"note":{"__op":"Delete"}}}"#, master: true)
             #expect(dropped.json["fields"]?["note"] == nil)
             #expect(try await call(client, .get, "/parse/classes/Game/\(id)").json["note"] == nil)
             #expect(try await call(client, .put, "/parse/schemas/Game", body: #"{"fields":{"note":{"type":"Boolean"}}}"#, master: true).status == 200)
-            #expect(try await call(client, .put, "/parse/schemas/Game", body: #"{"fields":{"note":{"type":"Boolean"}}}"#, master: true).json["code"] == 255)
-            #expect(try await call(client, .put, "/parse/schemas/Game", body: #"{"fields":{"nope":{"__op":"Delete"}}}"#, master: true).json["code"] == 255)
-            #expect(try await call(client, .put, "/parse/schemas/Game", body: #"{"fields":{"objectId":{"__op":"Delete"}}}"#, master: true).json["code"] == 119)
+            #expect(
+                try await call(client, .put, "/parse/schemas/Game", body: #"{"fields":{"note":{"type":"Boolean"}}}"#, master: true).json["code"]
+                    == 255)
+            #expect(
+                try await call(client, .put, "/parse/schemas/Game", body: #"{"fields":{"nope":{"__op":"Delete"}}}"#, master: true).json["code"] == 255
+            )
+            #expect(
+                try await call(client, .put, "/parse/schemas/Game", body: #"{"fields":{"objectId":{"__op":"Delete"}}}"#, master: true).json["code"]
+                    == 119)
             #expect(try await call(client, .put, "/parse/schemas/Nope", body: "{}", master: true).json["code"] == 103)
 
             // Indexes: duplicate names and unknown fields are refused; deletion works.
-            #expect(try await call(client, .put, "/parse/schemas/Game", body: #"{"indexes":{"by_score":{"score":1}}}"#, master: true).json["code"] == 102)
+            #expect(
+                try await call(client, .put, "/parse/schemas/Game", body: #"{"indexes":{"by_score":{"score":1}}}"#, master: true).json["code"] == 102)
             #expect(try await call(client, .put, "/parse/schemas/Game", body: #"{"indexes":{"i2":{"ghost":1}}}"#, master: true).json["code"] == 102)
             let noIndex = try await call(client, .put, "/parse/schemas/Game", body: #"{"indexes":{"by_score":{"__op":"Delete"}}}"#, master: true)
             #expect(noIndex.json["indexes"]?["by_score"] == nil)
@@ -69,7 +78,8 @@ import Testing
             // Malformed CLPs are refused and change nothing.
             let badOp = try await call(client, .put, "/parse/schemas/Vault", body: #"{"classLevelPermissions":{"explode":{}}}"#, master: true)
             #expect(badOp.json["code"] == 107)
-            let badPointer = try await call(client, .put, "/parse/schemas/Vault", body: #"{"classLevelPermissions":{"readUserFields":["a"]}}"#, master: true)
+            let badPointer = try await call(
+                client, .put, "/parse/schemas/Vault", body: #"{"classLevelPermissions":{"readUserFields":["a"]}}"#, master: true)
             #expect(badPointer.json["code"] == 107)
             #expect(try await call(client, .get, "/parse/classes/Vault").json["code"] == 119)
         }

@@ -10,9 +10,11 @@ import Testing
 @Suite struct SecurityTests: LiveServerTest {
     /// A class `Vault` whose `secret` is protected from everyone but the master key.
     func seedVault(_ client: any TestClientProtocol) async throws -> String {
-        let schema = #"{"fields":{"secret":{"type":"String"},"label":{"type":"String"}},"classLevelPermissions":{"protectedFields":{"*":["secret"]}}}"#
+        let schema =
+            #"{"fields":{"secret":{"type":"String"},"label":{"type":"String"}},"classLevelPermissions":{"protectedFields":{"*":["secret"]}}}"#
         #expect(try await call(client, .post, "/parse/schemas/Vault", body: schema, master: true).status == 200)
-        return try #require(try await call(client, .post, "/parse/classes/Vault", body: #"{"secret":"hunter2","label":"v"}"#).json["objectId"]?.stringValue)
+        return try #require(
+            try await call(client, .post, "/parse/classes/Vault", body: #"{"secret":"hunter2","label":"v"}"#).json["objectId"]?.stringValue)
     }
 
     /// §3 #10, #25: protected fields can't be tested anywhere, nor returned.
@@ -52,8 +54,11 @@ import Testing
         try await withServer { (client: any TestClientProtocol) async throws in
             let item = try #require(try await call(client, .post, "/parse/classes/Item", body: #"{"n":1}"#).json["objectId"]?.stringValue)
             let relation = #"{"__op":"AddRelation","objects":[{"__type":"Pointer","className":"Item","objectId":"\#(item)"}]}"#
-            let hidden = try #require(try await call(client, .post, "/parse/classes/Post", body: #"{"likes":\#(relation),"ACL":{}}"#, master: true).json["objectId"]?.stringValue)
-            let shown = try #require(try await call(client, .post, "/parse/classes/Post", body: #"{"likes":\#(relation)}"#, master: true).json["objectId"]?.stringValue)
+            let hidden = try #require(
+                try await call(client, .post, "/parse/classes/Post", body: #"{"likes":\#(relation),"ACL":{}}"#, master: true).json["objectId"]?
+                    .stringValue)
+            let shown = try #require(
+                try await call(client, .post, "/parse/classes/Post", body: #"{"likes":\#(relation)}"#, master: true).json["objectId"]?.stringValue)
             func related(_ owner: String) -> String {
                 encoded(#"{"$relatedTo":{"object":{"__type":"Pointer","className":"Post","objectId":"\#(owner)"},"key":"likes"}}"#)
             }
@@ -62,7 +67,9 @@ import Testing
             #expect(try await call(client, .get, "/parse/classes/Item?redirectClassNameForKey=likes").json["code"] == 102)
 
             // A pointer to an internal class is never expanded for a client.
-            let session = try #require(try await call(client, .post, "/parse/classes/_Session", body: #"{"sessionToken":"r:secret"}"#, master: true).json["objectId"]?.stringValue)
+            let session = try #require(
+                try await call(client, .post, "/parse/classes/_Session", body: #"{"sessionToken":"r:secret"}"#, master: true).json["objectId"]?
+                    .stringValue)
             let ref = #"{"s":{"__type":"Pointer","className":"_Session","objectId":"\#(session)"}}"#
             let holder = try #require(try await call(client, .post, "/parse/classes/Holder", body: ref).json["objectId"]?.stringValue)
             let got = try await call(client, .get, "/parse/classes/Holder/\(holder)?include=s")
@@ -117,7 +124,8 @@ import Testing
             http.masterKeyIps = ["10.0.0.1"]
             services.allowCustomObjectId = true
         }) { (client: any TestClientProtocol) async throws in
-            let spoofed = try await call(client, .get, "/parse/schemas", master: true, headers: ["X-Forwarded-For": "10.0.0.1", "X-Real-IP": "10.0.0.1"])
+            let spoofed = try await call(
+                client, .get, "/parse/schemas", master: true, headers: ["X-Forwarded-For": "10.0.0.1", "X-Real-IP": "10.0.0.1"])
             #expect(spoofed.status == 403)
             let roleLike = try await call(client, .post, "/parse/classes/T", body: #"{"objectId":"role:Admin"}"#)
             #expect(roleLike.status == 400)

@@ -6,7 +6,7 @@ import RooftopStorage
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real `rooftop` executable: start, serve, and shut down gracefully on SIGTERM.

@@ -35,20 +35,41 @@ nonisolated(unsafe) let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("First page of one user's notes among 1M (owner-only ACL)", configuration: .init(maxIterations: 5_000)) { benchmark in
+        let store = try await OwnerQueryFixture.open()
+        let objects = Objects(store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: 0) })
+        let note = try ClassName("Note")
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let user = OwnerQueryFixture.userId((i * 7919) % OwnerQueryFixture.users)
+            let whereJSON: JSON = ["owner": ["__type": "Pointer", "className": "_User", "objectId": .string(user)]]
+            let page = try await objects.find(note, params: ["where": whereJSON, "limit": 100], principal: .user(user))
+            precondition(page.results.count == OwnerQueryFixture.notesPerUser)
+            blackHole(page)
+        }
+        benchmark.stopMeasurement()
+        try store.close()
+    }
+
     Benchmark("HTTP create object (SQLite, synchronous=FULL)", configuration: .init(maxIterations: 2_000)) { benchmark in
         try await withServer { client in
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                blackHole(try await client.execute(uri: "/parse/classes/Bench", method: .post, headers: masterHeaders,
-                    body: ByteBuffer(string: #"{"score":1,"title":"hello"}"#)) { $0.status })
+                blackHole(
+                    try await client.execute(
+                        uri: "/parse/classes/Bench", method: .post, headers: masterHeaders,
+                        body: ByteBuffer(string: #"{"score":1,"title":"hello"}"#)
+                    ) { $0.status })
             }
         }
     }
 
     Benchmark("HTTP get object by id (master key)") { benchmark in
         try await withServer { client in
-            let id = try await client.execute(uri: "/parse/classes/Bench", method: .post, headers: masterHeaders,
-                body: ByteBuffer(string: #"{"score":1,"title":"hello"}"#)) { response in
+            let id = try await client.execute(
+                uri: "/parse/classes/Bench", method: .post, headers: masterHeaders,
+                body: ByteBuffer(string: #"{"score":1,"title":"hello"}"#)
+            ) { response in
                 try JSONParser.parse(Array(response.body.readableBytesView))["objectId"]?.stringValue ?? ""
             }
             benchmark.startMeasurement()

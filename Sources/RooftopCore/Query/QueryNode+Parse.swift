@@ -69,7 +69,9 @@ extension QueryNode {
                 guard pattern.utf8.count <= limits.maxRegexLength else { throw ParseError(.invalidQuery, "$regex is too long") }
                 let options = ops["$options"]?.stringValue ?? ""
                 if let given = ops["$options"], given.stringValue == nil { throw ParseError(.invalidQuery, "$options must be a string") }
-                guard options.allSatisfy({ "imxs".contains($0) }) else { throw ParseError(.invalidQuery, "Bad $options value for query: \(ClassName.printable(options))") }
+                guard options.allSatisfy({ "imxs".contains($0) }) else {
+                    throw ParseError(.invalidQuery, "Bad $options value for query: \(ClassName.printable(options))")
+                }
                 // Compiled here so a bad pattern is a 102 before any SQL runs.
                 _ = try BoundedRegex(pattern, options: options)
                 condition = .regex(pattern: pattern, options: options)

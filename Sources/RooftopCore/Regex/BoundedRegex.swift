@@ -48,7 +48,9 @@ public struct BoundedRegex: Sendable {
                 switch program[pc] {
                 case .match: return true
                 case .char(let c):
-                    if position < chars.count, chars[position] == c { addThread(&next, pc + 1, position + 1, chars, &onList, generation: position + 1) }
+                    if position < chars.count, chars[position] == c {
+                        addThread(&next, pc + 1, position + 1, chars, &onList, generation: position + 1)
+                    }
                 case .any(let dotAll):
                     if position < chars.count, dotAll || chars[position] != "\n" {
                         addThread(&next, pc + 1, position + 1, chars, &onList, generation: position + 1)

@@ -52,7 +52,9 @@ public struct SchemaPatch: Sendable, Equatable {
                 guard case .object(let keys) = spec, !keys.isEmpty else { throw ParseError(.invalidQuery, "Index \(name) must name fields.") }
                 var index: [String: Int] = [:]
                 for (field, direction) in keys {
-                    guard FieldName.isIdentifier(field) else { throw ParseError(.invalidKeyName, "invalid field name: \(ClassName.printable(field))") }
+                    guard FieldName.isIdentifier(field) else {
+                        throw ParseError(.invalidKeyName, "invalid field name: \(ClassName.printable(field))")
+                    }
                     guard let number = direction.numberValue, number == 1 || number == -1 else {
                         throw ParseError(.invalidQuery, "Index \(name) directions must be 1 or -1.")
                     }

@@ -213,7 +213,8 @@ extension QueryCompiler {
         let ownerAlias = nextAlias()
         let ownerId = bind(.text(owner.objectId))
         let readable = try whereClause(.always, schema: ownerSchema, access: ownerAccess, alias: ownerAlias)
-        let ownerCheck = "EXISTS (SELECT 1 FROM \(dialect.quote(ownerTable)) AS \(ownerAlias) WHERE \(ownerAlias).objectId = \(ownerId) AND \(readable))"
+        let ownerCheck =
+            "EXISTS (SELECT 1 FROM \(dialect.quote(ownerTable)) AS \(ownerAlias) WHERE \(ownerAlias).objectId = \(ownerId) AND \(readable))"
         let ownerId2 = bind(.text(owner.objectId))
         return "(\(ownerCheck) AND \(objectId) IN (SELECT relatedId FROM \(join) WHERE owningId = \(ownerId2)))"
     }
