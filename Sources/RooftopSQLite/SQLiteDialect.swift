@@ -12,7 +12,12 @@ public struct SQLiteDialect: SQLDialect {
 
     /// SQLite's form; see `SQLDialect`.
     public func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Identifiers are validated names, so the escaping loop almost never runs; Foundation's
+        // replacingOccurrences was a visible share of each request.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        var quoted = "\""
+        for character in identifier { quoted += character == "\"" ? "\"\"" : String(character) }
+        return quoted + "\""
     }
 
     /// `'$.a.b'`; segments are validated identifiers, so they need no escaping.
