@@ -38,7 +38,7 @@ public struct ParseResponder: HTTPResponder {
             response = ParseResponder.json(["error": .string(error.message)], status: .forbidden)
         } catch {
             logger.error("request failed", metadata: ["error": "\(error)"])
-            response = ParseResponder.json(["code": 1, "message": "Internal server error."], status: .internalServerError)
+            response = ParseResponder.json(ParseError.internalError.body, status: .internalServerError)
         }
         addCORS(&response)
         let elapsed = ContinuousClock.now - start
