@@ -13,6 +13,7 @@ public enum DataStoreConformance {
         try await classCreationNeedsGrant(makeStore())
         try await writeGroupsAreAtomic(makeStore())
         try await schemaChangesDropFieldData(makeStore())
+        try await relationDeclarationsAreNotStored(makeStore())
     }
 
     static var note: ClassName { (try? ClassName("Note")) ?? .role }
@@ -146,5 +147,15 @@ public enum DataStoreConformance {
             _ = try await store.alterSchema(note) { _ in throw ParseError(.invalidSchemaOperation, "no") }
         }
         #expect(try await store.schema(note)?.fields["keep"] == .number)
+    }
+
+    /// `{"__type":"Relation"}` declares the field's type; it is not stored in the document.
+    public static func relationDeclarationsAreNotStored(_ store: any DataStore) async throws {
+        try await insert(store, ["likes": ["__type": "Relation", "className": "Item"], "n": 1], id: "r1xxxxxxxx")
+        let all = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master]))
+        let row = try await store.find(all).first
+        #expect(row?.fields["likes"] == nil)
+        #expect(row?.fields["n"] == 1)
+        #expect(try await store.schema(note)?.fields["likes"] == .relation(try ClassName("Item")))
     }
 }

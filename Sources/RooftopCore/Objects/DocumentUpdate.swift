@@ -11,6 +11,8 @@ public enum DocumentUpdate {
         var echo: [String: JSON] = [:]
         for (path, op) in write.operations {
             if case .relation = op { continue }
+            // `{"__type":"Relation"}` only declares the field's type; members live in join tables.
+            if case .set(let value) = op, path.subkeys.isEmpty, value.parseType == "Relation" { continue }
             let result = try apply(op, at: [path.field.rawValue] + path.subkeys, in: &document)
             switch op {
             case .increment, .add, .addUnique, .remove: echo[path.description] = result ?? .null
