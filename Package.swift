@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "RooftopSQLite", targets: ["RooftopSQLite"]),
         .library(name: "RooftopServices", targets: ["RooftopServices"]),
         .library(name: "RooftopHTTP", targets: ["RooftopHTTP"]),
+        .library(name: "RooftopAuth", targets: ["RooftopAuth"]),
         .library(name: "RooftopTesting", targets: ["RooftopTesting"]),
     ],
     dependencies: [
@@ -24,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(name: "RooftopCore", swiftSettings: upcoming),
@@ -38,6 +42,16 @@ let package = Package(
             dependencies: ["RooftopStorage", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
+        // Fenced: the only target that sees bcrypt and swift-crypto.
+        .target(
+            name: "RooftopAuth",
+            dependencies: [
+                "RooftopServices", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "RooftopHTTP",
             dependencies: [
@@ -49,13 +63,14 @@ let package = Package(
         .executableTarget(
             name: "RooftopServer",
             dependencies: [
-                "RooftopHTTP", "RooftopSQLite",
+                "RooftopHTTP", "RooftopSQLite", "RooftopAuth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming
         ),
         .target(name: "RooftopTesting", dependencies: ["RooftopServices", "RooftopStorage"], swiftSettings: upcoming),
         .testTarget(name: "RooftopCoreTests", dependencies: ["RooftopCore"], swiftSettings: upcoming),
+        .testTarget(name: "RooftopAuthTests", dependencies: ["RooftopAuth"], swiftSettings: upcoming),
         .testTarget(
             name: "RooftopStorageTests",
             dependencies: ["RooftopTesting", "RooftopSQLite"],
