@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "RooftopHTTPTests",
             dependencies: [
-                "RooftopHTTP", "RooftopSQLite", "RooftopTesting",
+                "RooftopHTTP", "RooftopSQLite", "RooftopTesting", "RooftopAuth",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: upcoming

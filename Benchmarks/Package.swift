@@ -25,6 +25,7 @@ let package = Package(
                 .product(name: "RooftopSQLite", package: root),
                 .product(name: "RooftopServices", package: root),
                 .product(name: "RooftopHTTP", package: root),
+                .product(name: "RooftopAuth", package: root),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -8,6 +8,7 @@ public import RooftopStorage
 /// Builds the HTTP application over a store: the one wiring used by `rooftop serve` and tests.
 public func buildApplication(
     store: any DataStore, services: ServicesConfiguration, http: HTTPConfiguration, host: String, port: Int, logger: Logger,
+    passwords: any PasswordHasher, tokens: any SessionTokenSource, accounts accountsConfig: AccountsConfiguration = AccountsConfiguration(),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let clock: @Sendable () -> ParseDate = {
@@ -15,7 +16,8 @@ public func buildApplication(
     }
     let objects = Objects(store: store, config: services, clock: clock)
     let responder = ParseResponder(
-        config: http, objects: objects, schemas: Schemas(store: store), aggregates: Aggregates(store: store, config: services), logger: logger)
+        config: http, objects: objects, schemas: Schemas(store: store), aggregates: Aggregates(store: store, config: services),
+        accounts: Accounts(objects: objects, hasher: passwords, tokens: tokens, config: accountsConfig), logger: logger)
     return Application(
         responder: responder,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),

@@ -14,6 +14,10 @@ public struct ParseRequest: Sendable {
     public var body: [String: JSON]
     /// Who is calling.
     public var principal: Principal
+    /// The session token the request carried, if any.
+    public var sessionToken: String? = nil
+    /// The installation id the request carried, if any.
+    public var installationId: String? = nil
 }
 
 /// A route's answer.

@@ -20,9 +20,9 @@ public struct ParseResponder: HTTPResponder {
     let logger: Logger
 
     /// Creates the responder.
-    public init(config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, logger: Logger) {
+    public init(config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, logger: Logger) {
         self.config = config
-        self.routes = ParseRoutes(config: config, objects: objects, schemaService: schemas, aggregates: aggregates)
+        self.routes = ParseRoutes(config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts)
         self.logger = logger
     }
 
@@ -65,13 +65,19 @@ public struct ParseResponder: HTTPResponder {
         }
         if segments == ["health"] { return ParseResponder.json(["status": "ok"], status: .ok) }
         let credentials = try RequestAuthenticator(config: config).authenticate(headers: request.headers, body: &body, remoteIP: context.remoteIP)
-        if credentials.sessionToken != nil && segments != ["login"] {
-            throw ParseError(.invalidSessionToken, "Invalid session token")
+        var principal = credentials.isMaster ? Principal.master : Principal.anonymous
+        if let token = credentials.sessionToken, !credentials.isMaster {
+            do {
+                principal = try await routes.accounts.principal(forToken: token)
+            } catch let error as ParseError where error.code == .invalidSessionToken && segments == ["login"] {
+                // A stale token must not stop the user from logging in again.
+            }
         }
         var params = QueryString.parse(request.uri.query)
         if method == "GET" || method == "DELETE" { params.merge(body) { _, fromBody in fromBody } }
-        let principal = credentials.isMaster ? Principal.master : Principal.anonymous
-        let parseRequest = ParseRequest(method: method, segments: segments, params: params, body: body, principal: principal)
+        let parseRequest = ParseRequest(
+            method: method, segments: segments, params: params, body: body, principal: principal, sessionToken: credentials.sessionToken,
+            installationId: credentials.installationId)
         var answer = try await routes.dispatch(parseRequest)
         if let location = answer.headers.firstIndex(where: { $0.0 == "Location" }) {
             let host = request.head.authority ?? "127.0.0.1"

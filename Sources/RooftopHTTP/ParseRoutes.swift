@@ -8,12 +8,19 @@ struct ParseRoutes: Sendable {
     let objects: Objects
     let schemaService: Schemas
     let aggregates: Aggregates
+    let accounts: Accounts
 
     func dispatch(_ request: ParseRequest) async throws -> ParseResponse {
         let s = request.segments
         switch (request.method, s.count, s.first) {
         case (_, 2, "classes"), (_, 3, "classes"):
             return try await objectRoutes(request, className: try ClassName(s[1]), objectId: s.count == 3 ? s[2] : nil)
+        case ("POST", 1, "users"),
+            (_, 2, "users") where s.count == 2 && s[1] == "me", ("POST", 1, "login"), ("GET", 1, "login"),
+            ("POST", 1, "logout"):
+            return try await accountRoutes(request)
+        case (_, 1, "users"), (_, 2, "users"):
+            return try await objectRoutes(request, className: .user, objectId: s.count == 2 ? s[1] : nil)
         case (_, 1, "roles"), (_, 2, "roles"):
             return try await objectRoutes(request, className: .role, objectId: s.count == 2 ? s[1] : nil)
         case (_, 2, "aggregate"):

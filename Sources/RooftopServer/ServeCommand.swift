@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import RooftopAuth
 import RooftopCore
 import RooftopHTTP
 import RooftopSQLite
@@ -32,7 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
         let config = configuration
         let app = buildApplication(
             store: store, services: configuration.services, http: http, host: configuration.host, port: configuration.port,
-            logger: logger,
+            logger: logger, passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), accounts: configuration.accounts,
             onServerRunning: { port in KeyFile.printBanner(config, keys: keys, port: port) })
         try await app.runService()
         try store.close()

@@ -30,13 +30,15 @@ struct ServerConfiguration: Sendable {
     var allowOrigin = "*"
     var publicServerURL: String?
     var batchRequestLimit = 50
+    var sessionLength = 31_536_000
+    var enforcePrivateUsers = true
     var queryLimits = QueryLimits()
 
     /// Every key, for `config print` and the docs.
     static let keys = [
         "host", "port", "dataDir", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey", "masterKeyIps",
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
-        "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity",
+        "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
     ]
 
     /// Keys inside `requestComplexity` (Parse Server 9 names, plus Rooftop's own query limits).
@@ -99,6 +101,8 @@ struct ServerConfiguration: Sendable {
             case "allowOrigin": allowOrigin = try string()
             case "publicServerURL": publicServerURL = try string()
             case "requestComplexity": try applyComplexity(value, source: source)
+            case "sessionLength": sessionLength = try int()
+            case "enforcePrivateUsers": enforcePrivateUsers = try bool()
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -107,6 +111,7 @@ struct ServerConfiguration: Sendable {
             throw ConfigError("mountPath must start with / and not end with /")
         }
         guard (1...65535).contains(port) || port == 0 else { throw ConfigError("port must be between 1 and 65535") }
+        guard sessionLength > 0 else { throw ConfigError("sessionLength must be a positive number of seconds") }
         guard (6...64).contains(objectIdSize) else { throw ConfigError("objectIdSize must be between 6 and 64") }
     }
 
@@ -157,6 +162,13 @@ struct ServerConfiguration: Sendable {
         return s
     }
 
+    var accounts: AccountsConfiguration {
+        var a = AccountsConfiguration()
+        a.sessionLength = sessionLength
+        a.enforcePrivateUsers = enforcePrivateUsers
+        return a
+    }
+
     func http(appId: String, masterKey: String) -> HTTPConfiguration {
         var h = HTTPConfiguration(appId: appId, masterKey: masterKey)
         h.clientKey = clientKey
@@ -187,6 +199,7 @@ struct ServerConfiguration: Sendable {
             "objectIdSize": .number(Double(objectIdSize)), "defaultLimit": .number(Double(defaultLimit)), "maxLimit": .number(Double(maxLimit)),
             "maxBodySize": .number(Double(maxBodySize)), "allowOrigin": .string(allowOrigin),
             "publicServerURL": publicServerURL.map(JSON.string) ?? .null,
+            "sessionLength": .number(Double(sessionLength)), "enforcePrivateUsers": .bool(enforcePrivateUsers),
             "requestComplexity": [
                 "batchRequestLimit": .number(Double(batchRequestLimit)), "includeLimit": .number(Double(queryLimits.maxIncludes)),
                 "subqueryLimit": .number(Double(queryLimits.maxDepth)), "inValuesLimit": .number(Double(queryLimits.maxInValues)),

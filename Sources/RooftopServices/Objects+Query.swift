@@ -12,7 +12,7 @@ extension Objects {
 
     /// Runs a query (`GET /classes/:className`).
     public func find(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> FindResult {
-        try checkClassAccess(className, principal: principal)
+        try checkReadClassAccess(className, principal: principal)
         for key in params.keys where !Objects.findParameters.contains(key) {
             throw ParseError(.invalidQuery, "Invalid parameter for query: \(key)")
         }
@@ -37,7 +37,7 @@ extension Objects {
 
     /// Gets one object (`GET /classes/:className/:objectId`); 101 if missing or unreadable.
     public func get(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> JSON {
-        try checkClassAccess(className, principal: principal)
+        try checkReadClassAccess(className, principal: principal)
         for key in params.keys where !Objects.getParameters.contains(key) {
             throw ParseError(.invalidQuery, "Improper encode of parameter")
         }

@@ -32,6 +32,14 @@ public struct Objects: Sendable {
         try checkClassAccess(className, principal: principal)
     }
 
+    /// Account fields change only through the account routes, which hash and normalize them;
+    /// a generic write (even with the master key) could store a plain password.
+    static func refuseAccountFields(_ write: ObjectWrite) throws(ParseError) {
+        for (path, _) in write.operations where ["password", "username", "email", "authData", "sessionToken"].contains(path.field.rawValue) {
+            throw ParseError(.operationForbidden, "\(path.field) can only be set through /users.")
+        }
+    }
+
     /// Creates an object; returns its id and creation time.
     public func create(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> StoredObject {
         let outcome = try await writeOne(try await planCreate(className, body: body, principal: principal))
@@ -44,6 +52,7 @@ public struct Objects: Sendable {
         try checkClassAccess(className, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: true)
         if className == .role { try RoleRules.validate(write, isCreate: true) }
+        if className == .user { try Objects.refuseAccountFields(write) }
         let schema = try await store.schema(className)
         if let schema { _ = try AccessPolicy.check(.create, on: className, clp: schema.clp, principal: principal) }
         let objectId: String
@@ -100,6 +109,7 @@ public struct Objects: Sendable {
         try checkClassAccess(className, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: false)
         if className == .role { try RoleRules.validate(write, isCreate: false) }
+        if className == .user { try Objects.refuseAccountFields(write) }
         if let id = write.objectId, id != objectId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
         write.objectId = nil
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }

@@ -23,8 +23,11 @@ public struct StoredObject: Sendable, Equatable {
     }
 
     /// The wire form with `className`-less Parse fields (`objectId`, timestamps, `ACL`).
+    ///
+    /// Internal fields (`_hashed_password`, `_session_token`, …) are dropped here, the one place
+    /// every read path goes through, so no route can return them.
     public var json: [String: JSON] {
-        var out = fields
+        var out = fields.filter { !$0.key.hasPrefix("_") }
         out["objectId"] = .string(objectId)
         out["createdAt"] = .string(createdAt.iso)
         out["updatedAt"] = .string(updatedAt.iso)

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import RooftopAuth
 import RooftopCore
 import RooftopHTTP
 import RooftopSQLite
@@ -41,7 +42,7 @@ struct FailingStore: DataStore {
         logger.logLevel = .critical
         let app = buildApplication(
             store: store, services: services, http: HTTPConfiguration(appId: testAppId, masterKey: testMasterKey), host: "127.0.0.1",
-            port: 0, logger: logger)
+            port: 0, logger: logger, passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens())
         try await app.test(.live) { client in
             var headers = HTTPFields()
             headers[HTTPField.Name("X-Parse-Application-Id")!] = testAppId

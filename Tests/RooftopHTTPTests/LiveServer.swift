@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import RooftopAuth
 import RooftopCore
 import RooftopHTTP
 import RooftopSQLite
@@ -35,7 +36,9 @@ extension LiveServerTest {
         configure(&services, &http)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let app = buildApplication(store: store, services: services, http: http, host: "127.0.0.1", port: 0, logger: logger)
+        let app = buildApplication(
+            store: store, services: services, http: http, host: "127.0.0.1", port: 0, logger: logger,
+            passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens())
         try await app.test(.live) { client in try await body(client) }
     }
 

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import RooftopAuth
 import RooftopCore
 import RooftopHTTP
 import RooftopSQLite
@@ -99,6 +100,7 @@ func withServer(_ body: @escaping @Sendable (any TestClientProtocol) async throw
     logger.logLevel = .error
     let app = buildApplication(
         store: store, services: ServicesConfiguration(), http: HTTPConfiguration(appId: "bench", masterKey: "bench-master"),
-        host: "127.0.0.1", port: 0, logger: logger)
+        host: "127.0.0.1", port: 0, logger: logger,
+        passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens())
     try await app.test(.live) { client in try await body(client) }
 }

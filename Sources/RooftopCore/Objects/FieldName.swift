@@ -19,6 +19,13 @@ public struct FieldName: Hashable, Sendable, CustomStringConvertible, Comparable
 
     init(trusted: String) { rawValue = trusted }
 
+    /// A server-owned internal field (`_hashed_password`, `_session_token`, …): stored in the
+    /// document, never accepted from, returned to, or queryable by clients.
+    public static func `internal`(_ name: InternalField) -> FieldName { FieldName(trusted: name.rawValue) }
+
+    /// Whether this is a server-owned internal field.
+    public var isInternal: Bool { rawValue.hasPrefix("_") }
+
     /// `objectId`.
     public static let objectId = FieldName(trusted: "objectId")
     /// `createdAt`.
@@ -52,6 +59,18 @@ public struct FieldName: Hashable, Sendable, CustomStringConvertible, Comparable
 
     /// Orders by name.
     public static func < (lhs: FieldName, rhs: FieldName) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Internal document fields, named as Parse Server's MongoDB adapter names them where it has one.
+public enum InternalField: String, Sendable, CaseIterable {
+    /// The bcrypt hash of a `_User`'s password.
+    case hashedPassword = "_hashed_password"
+    /// A `_User`'s username, case-folded and Unicode-normalized: unique.
+    case usernameKey = "_username_key"
+    /// A `_User`'s email, case-folded and Unicode-normalized: unique when present.
+    case emailKey = "_email_key"
+    /// SHA-256 of a `_Session`'s token: unique; the token itself is never stored.
+    case sessionToken = "_session_token"
 }
 
 /// A validated dot path into a document (`stats.wins`): a field name and nested keys.

@@ -41,7 +41,14 @@ public struct ClassSchema: Sendable, Equatable {
     public func isDefaultField(_ name: String) -> Bool { ClassSchema.defaultFields(for: className)[name] != nil }
 
     /// Fields whose values must be unique in the class (role names; user names come later).
-    public var uniqueFields: [String] { className == .role ? ["name"] : [] }
+    public var uniqueFields: [String] {
+        switch className {
+        case .role: ["name"]
+        case .user: [InternalField.usernameKey.rawValue, InternalField.emailKey.rawValue]
+        case .session: [InternalField.sessionToken.rawValue]
+        default: []
+        }
+    }
 
     /// Pointer fields to `_User` (indexed automatically).
     public var userPointerFields: [String] {
@@ -51,7 +58,7 @@ public struct ClassSchema: Sendable, Equatable {
     /// The `/schemas` JSON form.
     public var json: JSON {
         var fieldJSON: [String: JSON] = [:]
-        for (name, type) in fields where name != "password" { fieldJSON[name] = type.json }
+        for (name, type) in fields where name != "password" && !name.hasPrefix("_") { fieldJSON[name] = type.json }
         var indexJSON: [String: JSON] = ["_id_": ["_id": 1]]
         for (name, keys) in indexes { indexJSON[name] = .object(keys.mapValues { .number(Double($0)) }) }
         return [

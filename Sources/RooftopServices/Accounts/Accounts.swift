@@ -1,0 +1,181 @@
+public import RooftopCore
+public import RooftopStorage
+
+/// Settings of sign-up, login and sessions (Parse Server's option names).
+public struct AccountsConfiguration: Sendable {
+    /// Shortest password accepted.
+    public var minPasswordLength = 8
+    /// Session lifetime in seconds (Parse: `sessionLength`, one year).
+    public var sessionLength = 31_536_000
+    /// New users readable by themselves only (Parse 6+ default), else also publicly readable.
+    public var enforcePrivateUsers = true
+
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// Sign-up, login, current user and logout (`/users`, `/login`, `/users/me`, `/logout`).
+///
+/// The password is hashed before the write; the hash, the normalized username/email keys and
+/// the session token digest are internal document fields that no read path returns.
+public struct Accounts: Sendable {
+    let objects: Objects
+    let hasher: any PasswordHasher
+    let tokens: any SessionTokenSource
+    let config: AccountsConfiguration
+    let cache = SessionCache()
+
+    /// Creates the use cases.
+    public init(objects: Objects, hasher: any PasswordHasher, tokens: any SessionTokenSource, config: AccountsConfiguration) {
+        self.objects = objects
+        self.hasher = hasher
+        self.tokens = tokens
+        self.config = config
+    }
+
+    /// A new user and its first session, written in one transaction.
+    public func signUp(body: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
+        var fields = body
+        guard case .string(let username)? = fields.removeValue(forKey: "username"), !username.isEmpty else {
+            throw ParseError(.usernameMissing, "bad or missing username")
+        }
+        guard case .string(let password)? = fields.removeValue(forKey: "password") else {
+            throw ParseError(.passwordMissing, "password is required")
+        }
+        try PasswordRules.check(password, minLength: config.minPasswordLength)
+        var email: String?
+        if let value = fields.removeValue(forKey: "email"), value != .null {
+            guard case .string(let text) = value, AccountKey.isPlausibleEmail(text) else {
+                throw ParseError(.invalidEmailAddress, "Email address format is invalid.")
+            }
+            email = text
+        }
+        for key in ["emailVerified", "authData", "sessionToken", "ACL"] where fields[key] != nil {
+            throw ParseError(.operationForbidden, "Clients aren't allowed to set \(key) on sign-up.")
+        }
+        var write = try ObjectWrite(body: fields, isCreate: true)
+        if write.objectId != nil { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
+        let userId = ObjectId.generate(length: objects.config.objectIdSize)
+        write.operations.append((FieldPath(field: try FieldName("username")), .set(.string(username))))
+        write.operations.append((FieldPath(field: .internal(.usernameKey)), .set(.string(AccountKey.normalize(username)))))
+        if let email {
+            write.operations.append((FieldPath(field: try FieldName("email")), .set(.string(email))))
+            write.operations.append((FieldPath(field: .internal(.emailKey)), .set(.string(AccountKey.normalize(email)))))
+        }
+        write.operations.append((FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(password)))))
+        write.acl = ACL(readers: config.enforcePrivateUsers ? [userId] : [userId, "*"], writers: [userId])
+        let now = objects.clock()
+        let token = tokens.newToken()
+        let grant = SchemaGrant(createClass: true, addFields: true)
+        let session = try sessionInsert(userId: userId, token: token, action: "signup", installationId: installationId, at: now)
+        let outcomes: [WriteOutcome]
+        do {
+            outcomes = try await objects.store.write([
+                .insert(className: .user, objectId: userId, at: now, write: write, grant: grant), session,
+            ])
+        } catch let error as StorageError {
+            switch error.duplicateField {
+            case InternalField.usernameKey.rawValue?: throw ParseError(.usernameTaken, "Account already exists for this username.")
+            case InternalField.emailKey.rawValue?: throw ParseError(.emailTaken, "Account already exists for this email address.")
+            default: throw error
+            }
+        }
+        guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
+        return (user, token)
+    }
+
+    /// Logs in by username (or an email typed into it) or by email; the same 101 for every
+    /// failure, after the same bcrypt work, so neither the answer nor its timing tells whether
+    /// an account exists.
+    public func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
+        let username = params["username"]
+        let email = params["email"]
+        guard username != nil || email != nil else { throw ParseError(.usernameMissing, "username/email is required.") }
+        guard let passwordValue = params["password"] else { throw ParseError(.passwordMissing, "password is required.") }
+        let invalid = ParseError(.objectNotFound, "Invalid username/password.")
+        var candidates: [QueryNode] = []
+        if case .string(let name)? = username {
+            let key = AccountKey.normalize(name)
+            candidates.append(.field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))))
+            if name.contains("@") { candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(key)))) }
+        }
+        if case .string(let address)? = email {
+            candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(address)))))
+        }
+        var found: StoredObject?
+        if !candidates.isEmpty {
+            var options = FindOptions()
+            options.limit = 1
+            let request = FindRequest(className: .user, query: .or(candidates), options: options, scope: AccessScope(classes: [.user: .master]))
+            found = try await objects.store.find(request).first
+        }
+        let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? hasher.dummyHash
+        let password = passwordValue.stringValue ?? ""
+        let matches = await hasher.verify(password, hash: hash)
+        // A user whose ACL is {} is master-only and can't log in (Parse).
+        guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
+            throw invalid
+        }
+        let token = tokens.newToken()
+        let session = try sessionInsert(userId: user.objectId, token: token, action: "login", installationId: installationId, at: objects.clock())
+        _ = try await objects.store.write([session])
+        return (user, token)
+    }
+
+    /// The caller behind a session token; 209 when it is unknown or expired.
+    public func principal(forToken token: String) async throws -> Principal {
+        let (userId, _) = try await validate(token)
+        return try await objects.roles.principal(forUser: userId)
+    }
+
+    /// The user of a session (`GET /users/me`).
+    public func me(token: String) async throws -> StoredObject {
+        let (userId, _) = try await validate(token)
+        let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(userId)))
+        guard
+            let user = try await objects.store.find(FindRequest(className: .user, query: query, scope: AccessScope(classes: [.user: .master]))).first
+        else { throw Self.invalidToken }
+        return user
+    }
+
+    /// Ends a session (`POST /logout`).
+    public func logOut(token: String) async throws {
+        let (_, sessionId) = try await validate(token)
+        await cache.remove(tokens.digest(token))
+        _ = try? await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
+    }
+
+    static let invalidToken = ParseError(.invalidSessionToken, "Invalid session token")
+
+    /// (userId, sessionId) of a live session.
+    func validate(_ token: String) async throws -> (String, String) {
+        let digest = tokens.digest(token)
+        if let hit = await cache.get(digest) { return (hit.userId, hit.sessionId) }
+        let query = QueryNode.field(FieldPath(field: .internal(.sessionToken)), .equals(.string(digest)))
+        let request = FindRequest(className: .session, query: query, scope: AccessScope(classes: [.session: .master]))
+        guard let session = try await objects.store.find(request).first,
+            let userId = session.fields["user"]?["objectId"]?.stringValue,
+            let expires = session.fields["expiresAt"]?["iso"]?.stringValue.flatMap(ParseDate.init(iso:))
+        else { throw Self.invalidToken }
+        let remaining = expires.millisecondsSince1970 - objects.clock().millisecondsSince1970
+        guard remaining > 0 else { throw Self.invalidToken }
+        await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining))
+        return (userId, session.objectId)
+    }
+
+    func sessionInsert(userId: String, token: String, action: String, installationId: String?, at now: ParseDate) throws -> WriteOperation {
+        let expires = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + Int64(config.sessionLength) * 1000)
+        var write = ObjectWrite()
+        write.operations = [
+            (FieldPath(field: try FieldName("user")), .set(ObjectRef(className: .user, objectId: userId).pointerJSON)),
+            (FieldPath(field: try FieldName("createdWith")), .set(["action": .string(action), "authProvider": "password"])),
+            (FieldPath(field: try FieldName("expiresAt")), .set(["__type": "Date", "iso": .string(expires.iso)])),
+            (FieldPath(field: .internal(.sessionToken)), .set(.string(tokens.digest(token)))),
+        ]
+        if let installationId { write.operations.append((FieldPath(field: try FieldName("installationId")), .set(.string(installationId)))) }
+        write.acl = ACL(readers: [userId], writers: [userId])
+        return .insert(
+            className: .session, objectId: ObjectId.generate(length: objects.config.objectIdSize), at: now, write: write,
+            grant: SchemaGrant(createClass: true, addFields: true))
+    }
+}

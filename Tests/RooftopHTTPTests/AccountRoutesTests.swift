@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import RooftopCore
+import Testing
+
+/// Sign-up, login, current user and logout over HTTP (issue 3, first part).
+@Suite struct AccountRoutesTests: LiveServerTest {
+    func signUp(_ client: any TestClientProtocol, _ body: String) async throws -> Reply {
+        try await call(client, .post, "/parse/users", body: body)
+    }
+
+    func session(_ token: String) -> [String: String] { ["X-Parse-Session-Token": token] }
+
+    /// Seed 002: A signs up and writes todos; B signs up and neither sees nor changes them.
+    @Test func twoUsersTodoScenario() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let a = try await signUp(client, #"{"username":"ana","password":"correct horse","email":"ana@example.com","nickname":"A"}"#)
+            #expect(a.status == 201)
+            let aToken = try #require(a.json["sessionToken"]?.stringValue)
+            let aId = try #require(a.json["objectId"]?.stringValue)
+            #expect(aToken.hasPrefix("r:") && aToken.count == 34)
+            let acl = #"{"\#(aId)":{"read":true,"write":true}}"#
+            let todo = try await call(client, .post, "/parse/classes/Todo", body: #"{"title":"milk","ACL":\#(acl)}"#, headers: session(aToken))
+            let todoId = try #require(todo.json["objectId"]?.stringValue)
+            #expect(try await call(client, .get, "/parse/classes/Todo", headers: session(aToken)).json["results"]?.arrayValue?.count == 1)
+            #expect(try await call(client, .post, "/parse/logout", body: "{}", headers: session(aToken)).json == [:])
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(aToken)).json["code"] == 209)
+
+            let b = try await signUp(client, #"{"username":"bob","password":"battery staple"}"#)
+            let bToken = try #require(b.json["sessionToken"]?.stringValue)
+            #expect(try await call(client, .get, "/parse/classes/Todo", headers: session(bToken)).json["results"]?.arrayValue?.count == 0)
+            #expect(try await call(client, .put, "/parse/classes/Todo/\(todoId)", body: #"{"title":"x"}"#, headers: session(bToken)).status == 404)
+
+            // A logs in again (by email typed into the username field) and still has the todo.
+            let again = try await call(client, .post, "/parse/login", body: #"{"username":"ANA@example.com","password":"correct horse"}"#)
+            #expect(again.json["objectId"]?.stringValue == aId)
+            #expect(again.json["nickname"] == "A")
+            let aToken2 = try #require(again.json["sessionToken"]?.stringValue)
+            #expect(aToken2 != aToken)
+            #expect(try await call(client, .get, "/parse/classes/Todo/\(todoId)", headers: session(aToken2)).json["title"] == "milk")
+            let me = try await call(client, .get, "/parse/users/me", headers: session(aToken2))
+            #expect(me.json["username"] == "ana" && me.json["email"] == "ana@example.com" && me.json["sessionToken"]?.stringValue == aToken2)
+        }
+    }
+
+    @Test func signUpRules() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            #expect(try await signUp(client, #"{"password":"long enough"}"#).json["code"] == 200)
+            #expect(try await signUp(client, #"{"username":"x"}"#).json["code"] == 201)
+            #expect(try await signUp(client, #"{"username":"x","password":"short"}"#).json["code"] == 142)
+            #expect(try await signUp(client, #"{"username":"x","password":"long enough","email":"nope"}"#).json["code"] == 125)
+            #expect(try await signUp(client, #"{"username":"x","password":"long enough","emailVerified":true}"#).json["code"] == 119)
+            #expect(try await signUp(client, #"{"username":"Ana","password":"long enough","email":"a@b.co"}"#).status == 201)
+            // Taken in any letter case or Unicode form (fullwidth "Ａｎａ").
+            #expect(try await signUp(client, #"{"username":"ANA","password":"long enough"}"#).json["code"] == 202)
+            #expect(try await signUp(client, #"{"username":"\#u{FF21}\#u{FF4E}\#u{FF41}","password":"long enough"}"#).json["code"] == 202)
+            #expect(try await signUp(client, #"{"username":"other","password":"long enough","email":"A@B.CO"}"#).json["code"] == 203)
+        }
+    }
+
+    @Test func loginFailuresLookAlike() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            _ = try await signUp(client, #"{"username":"ana","password":"correct horse"}"#)
+            let wrong = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"wrong horse"}"#)
+            let unknown = try await call(client, .post, "/parse/login", body: #"{"username":"nobody","password":"wrong horse"}"#)
+            let injected = try await call(client, .post, "/parse/login", body: #"{"username":{"$regex":".*"},"password":"correct horse"}"#)
+            let nonString = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":{"$ne":1}}"#)
+            for reply in [wrong, unknown, injected, nonString] {
+                #expect(reply.status == 404)
+                #expect(reply.json == ["code": 101, "error": "Invalid username/password."])
+            }
+            // GET /login with the credentials in the query string, as old SDKs do.
+            let viaGet = try await call(client, .get, "/parse/login?username=ana&password=correct%20horse")
+            #expect(viaGet.json["sessionToken"]?.stringValue?.hasPrefix("r:") == true)
+        }
+    }
+
+    @Test func secretsNeverLeave() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let a = try await signUp(client, #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+            let id = try #require(a.json["objectId"]?.stringValue)
+            let token = try #require(a.json["sessionToken"]?.stringValue)
+            let replies = [
+                try await call(client, .get, "/parse/users/\(id)", master: true), try await call(client, .get, "/parse/users", master: true),
+                try await call(client, .get, "/parse/classes/_Session", master: true),
+                try await call(client, .get, "/parse/users/me", headers: session(token)),
+                try await call(client, .get, "/parse/schemas/_User", master: true),
+                try await call(client, .get, "/parse/schemas/_Session", master: true),
+            ]
+            for reply in replies {
+                let text = JSONWriter.string(reply.json)
+                #expect(!text.contains("_hashed_password") && !text.contains("$2b$") && !text.contains("correct horse"), "\(text)")
+                #expect(!text.contains("_session_token") && !text.contains("_username_key"), "\(text)")
+            }
+            // The session row holds a digest, not the token.
+            #expect(!JSONWriter.string(replies[2].json).contains(token))
+            // Internal fields can't be queried or written by clients, nor passwords set generically.
+            #expect(
+                try await call(client, .get, "/parse/users?where=\(encoded(#"{"_hashed_password":{"$exists":true}}"#))", master: true).json["code"]
+                    == 105)
+            #expect(try await call(client, .put, "/parse/users/\(id)", body: #"{"password":"plain"}"#, master: true).json["code"] == 119)
+            // An unknown token is 209 everywhere but /login.
+            #expect(try await call(client, .get, "/parse/classes/Todo", headers: session("r:0000")).json["code"] == 209)
+            let login = try await call(
+                client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse"}"#, headers: session("r:0000"))
+            #expect(login.status == 200)
+        }
+    }
+
+    @Test func concurrentSignUpsHaveOneWinner() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { try await call(client, .post, "/parse/users", body: #"{"username":"race","password":"long enough"}"#).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 1)
+            #expect(statuses.filter { $0 == 400 }.count == 19)
+        }
+    }
+}
