@@ -24,6 +24,14 @@ extension ParseRoutes {
             var body = try await accounts.me(token: token).json
             body["sessionToken"] = .string(token)
             return ParseResponse(body: .object(body))
+        case ("PUT", let id?) where request.segments.count == 2:
+            guard ObjectId.isPlausible(id) else { throw ParseError.objectNotFound }
+            let answer = try await accounts.updateUser(id, body: request.body, principal: request.principal, installationId: request.installationId)
+            return ParseResponse(body: .object(answer))
+        case ("DELETE", let id?) where request.segments.count == 2:
+            guard ObjectId.isPlausible(id) else { throw ParseError.objectNotFound }
+            try await accounts.deleteUser(id, principal: request.principal)
+            return ParseResponse(body: [:])
         case ("POST", "logout"):
             guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
             try await accounts.logOut(token: token)

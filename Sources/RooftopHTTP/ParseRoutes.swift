@@ -15,9 +15,10 @@ struct ParseRoutes: Sendable {
         switch (request.method, s.count, s.first) {
         case (_, 2, "classes"), (_, 3, "classes"):
             return try await objectRoutes(request, className: try ClassName(s[1]), objectId: s.count == 3 ? s[2] : nil)
-        case ("POST", 1, "users"),
-            (_, 2, "users") where s.count == 2 && s[1] == "me", ("POST", 1, "login"), ("GET", 1, "login"),
+        case ("POST", 1, "users"), ("PUT", 2, "users"), ("DELETE", 2, "users"), ("POST", 1, "login"), ("GET", 1, "login"),
             ("POST", 1, "logout"):
+            return try await accountRoutes(request)
+        case ("GET", 2, "users") where s[1] == "me":
             return try await accountRoutes(request)
         case (_, 1, "users"), (_, 2, "users"):
             return try await objectRoutes(request, className: .user, objectId: s.count == 2 ? s[1] : nil)

@@ -1,0 +1,111 @@
+public import RooftopCore
+public import RooftopStorage
+
+extension Accounts {
+    /// `PUT /users/:id`: only the user itself (or the master key) may, else 206. A new password
+    /// is hashed and ends every session of the user; the answer then carries a fresh token.
+    public func updateUser(
+        _ userId: String, body: [String: JSON], principal: Principal, installationId: String?
+    ) async throws -> [String: JSON] {
+        try checkSelf(userId, principal)
+        var fields = body
+        let username = try Self.takeString(&fields, "username")
+        let email = try Self.takeString(&fields, "email")
+        let password = try Self.takeString(&fields, "password")
+        if fields["emailVerified"] != nil && !principal.isMaster {
+            throw ParseError(.operationForbidden, "Clients aren't allowed to manually update email verification.")
+        }
+        for key in ["authData", "sessionToken"] where fields[key] != nil {
+            throw ParseError(.operationForbidden, "\(key) can't be changed this way.")
+        }
+        var write = try ObjectWrite(body: fields, isCreate: false)
+        if let id = write.objectId, id != userId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
+        write.objectId = nil
+        if !principal.isMaster {
+            // Users can't lock themselves out through their own ACL (Parse force-adds them).
+            if var acl = write.acl {
+                acl.readers.insert(userId)
+                acl.writers.insert(userId)
+                write.acl = acl
+            }
+            if write.clearsACL { write.acl = ACL(readers: [userId], writers: [userId]) }
+        }
+        if let username {
+            guard !username.isEmpty else { throw ParseError(.usernameMissing, "bad or missing username") }
+            write.operations.append((FieldPath(field: try FieldName("username")), .set(.string(username))))
+            write.operations.append((FieldPath(field: .internal(.usernameKey)), .set(.string(AccountKey.normalize(username)))))
+        }
+        if let email {
+            guard AccountKey.isPlausibleEmail(email) else { throw ParseError(.invalidEmailAddress, "Email address format is invalid.") }
+            write.operations.append((FieldPath(field: try FieldName("email")), .set(.string(email))))
+            write.operations.append((FieldPath(field: .internal(.emailKey)), .set(.string(AccountKey.normalize(email)))))
+        }
+        var operations: [WriteOperation] = []
+        var newToken: String?
+        let now = objects.clock()
+        if let password {
+            try PasswordRules.check(password, minLength: config.minPasswordLength)
+            write.operations.append((FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(password)))))
+            operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
+            let token = tokens.newToken()
+            operations.append(try sessionInsert(userId: userId, token: token, action: "login", installationId: installationId, at: now))
+            newToken = token
+        }
+        let schema = try await objects.store.schema(.user)
+        let decision = try AccessPolicy.check(.update, on: .user, clp: schema?.clp ?? .open, principal: principal)
+        let update = WriteOperation.update(
+            className: .user, objectId: userId, at: now, write: write, access: objects.writeAccess(decision, principal),
+            grant: SchemaGrant(createClass: false, addFields: true))
+        let outcomes = try await writeAccountGroup([update] + operations)
+        if password != nil { await cache.removeUser(userId) }
+        guard let first = outcomes.first else { throw ParseError.internalError }
+        var answer = try Objects.response(to: first)
+        if let newToken { answer["sessionToken"] = .string(newToken) }
+        return answer
+    }
+
+    /// `DELETE /users/:id`: the user itself or the master key; its sessions go with it.
+    public func deleteUser(_ userId: String, principal: Principal) async throws {
+        try checkSelf(userId, principal)
+        let schema = try await objects.store.schema(.user)
+        let decision = try AccessPolicy.check(.delete, on: .user, clp: schema?.clp ?? .open, principal: principal)
+        var operations: [WriteOperation] = [.delete(className: .user, objectId: userId, access: objects.writeAccess(decision, principal))]
+        operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
+        _ = try await writeAccountGroup(operations)
+        await cache.removeUser(userId)
+    }
+
+    /// Parse answers 206 when someone else's user object is changed.
+    func checkSelf(_ userId: String, _ principal: Principal) throws(ParseError) {
+        guard principal.isMaster || principal.userId == userId else {
+            throw ParseError(.sessionMissing, "Cannot modify user \(ClassName.printable(userId)).")
+        }
+    }
+
+    func sessionIds(of userId: String) async throws -> [String] {
+        let query = QueryNode.field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: userId).pointerJSON))
+        var options = FindOptions()
+        options.limit = 10_000
+        let request = FindRequest(className: .session, query: query, options: options, scope: AccessScope(classes: [.session: .master]))
+        return try await objects.store.find(request).map(\.objectId)
+    }
+
+    /// Writes a group, mapping unique-key violations to 202/203 and a missing user to 101.
+    func writeAccountGroup(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
+        do {
+            return try await objects.store.write(operations)
+        } catch let error as StorageError {
+            switch error.duplicateField {
+            case InternalField.usernameKey.rawValue?: throw ParseError(.usernameTaken, "Account already exists for this username.")
+            case InternalField.emailKey.rawValue?: throw ParseError(.emailTaken, "Account already exists for this email address.")
+            default: throw error
+            }
+        }
+    }
+
+    static func takeString(_ fields: inout [String: JSON], _ key: String) throws(ParseError) -> String? {
+        guard let value = fields.removeValue(forKey: key) else { return nil }
+        guard case .string(let text) = value else { throw ParseError(.incorrectType, "\(key) must be a string.") }
+        return text
+    }
+}
