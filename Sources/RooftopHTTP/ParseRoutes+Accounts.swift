@@ -7,11 +7,20 @@ extension ParseRoutes {
     func accountRoutes(_ request: ParseRequest) async throws -> ParseResponse {
         switch (request.method, request.segments.last) {
         case ("POST", "users"):
-            let (user, token) = try await accounts.signUp(body: request.body, installationId: request.installationId)
-            return ParseResponse(
-                status: 201,
-                body: ["objectId": .string(user.objectId), "createdAt": .string(user.createdAt.iso), "sessionToken": .string(token)],
-                headers: [("Location", "/users/\(user.objectId)")])
+            let result = try await accounts.signUp(body: request.body, installationId: request.installationId)
+            guard result.created else {
+                // authData named an existing user: this was a login.
+                var body = result.user.json
+                body["sessionToken"] = .string(result.sessionToken)
+                return ParseResponse(body: .object(body))
+            }
+            var body: [String: JSON] = [
+                "objectId": .string(result.user.objectId), "createdAt": .string(result.user.createdAt.iso),
+                "sessionToken": .string(result.sessionToken),
+            ]
+            // Users created through authData learn their generated username.
+            if request.body["username"] == nil { body["username"] = result.user.fields["username"] }
+            return ParseResponse(status: 201, body: .object(body), headers: [("Location", "/users/\(result.user.objectId)")])
         case (_, "login"):
             // Old SDKs send GET /login with credentials in the query string (never logged).
             let params = request.method == "GET" ? request.params : request.body

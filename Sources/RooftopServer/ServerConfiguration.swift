@@ -32,6 +32,7 @@ struct ServerConfiguration: Sendable {
     var batchRequestLimit = 50
     var sessionLength = 31_536_000
     var enforcePrivateUsers = true
+    var enableAnonymousUsers = true
     var queryLimits = QueryLimits()
 
     /// Every key, for `config print` and the docs.
@@ -39,6 +40,7 @@ struct ServerConfiguration: Sendable {
         "host", "port", "dataDir", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey", "masterKeyIps",
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
+        "enableAnonymousUsers",
     ]
 
     /// Keys inside `requestComplexity` (Parse Server 9 names, plus Rooftop's own query limits).
@@ -103,6 +105,7 @@ struct ServerConfiguration: Sendable {
             case "requestComplexity": try applyComplexity(value, source: source)
             case "sessionLength": sessionLength = try int()
             case "enforcePrivateUsers": enforcePrivateUsers = try bool()
+            case "enableAnonymousUsers": enableAnonymousUsers = try bool()
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -166,6 +169,7 @@ struct ServerConfiguration: Sendable {
         var a = AccountsConfiguration()
         a.sessionLength = sessionLength
         a.enforcePrivateUsers = enforcePrivateUsers
+        a.enableAnonymousUsers = enableAnonymousUsers
         return a
     }
 
@@ -200,6 +204,7 @@ struct ServerConfiguration: Sendable {
             "maxBodySize": .number(Double(maxBodySize)), "allowOrigin": .string(allowOrigin),
             "publicServerURL": publicServerURL.map(JSON.string) ?? .null,
             "sessionLength": .number(Double(sessionLength)), "enforcePrivateUsers": .bool(enforcePrivateUsers),
+            "enableAnonymousUsers": .bool(enableAnonymousUsers),
             "requestComplexity": [
                 "batchRequestLimit": .number(Double(batchRequestLimit)), "includeLimit": .number(Double(queryLimits.maxIncludes)),
                 "subqueryLimit": .number(Double(queryLimits.maxDepth)), "inValuesLimit": .number(Double(queryLimits.maxInValues)),

@@ -17,7 +17,7 @@ public struct ServicesConfiguration: Sendable {
     /// Query complexity limits.
     public var queryLimits = QueryLimits()
     /// Server-wide protected fields merged into each class's CLP (`{"_User":{"*":["email"]}}`).
-    public var protectedFields: [String: [String: [String]]] = ["_User": ["*": ["email"]]]
+    public var protectedFields: [String: [String: [String]]] = ["_User": ["*": ["email", "authData"]]]
 
     /// Creates the defaults.
     public init() {}

@@ -23,6 +23,14 @@ public struct FieldName: Hashable, Sendable, CustomStringConvertible, Comparable
     /// document, never accepted from, returned to, or queryable by clients.
     public static func `internal`(_ name: InternalField) -> FieldName { FieldName(trusted: name.rawValue) }
 
+    /// The internal field holding the id of a user's identity at an `authData` provider
+    /// (`_auth_data_<provider>`): uniquely indexed, so one identity can't make two users.
+    /// `provider` must be a validated identifier.
+    public static func `internal`(authIdOf provider: String) -> FieldName { FieldName(trusted: authIdPrefix + provider) }
+
+    /// The prefix of `internal(authIdOf:)` fields.
+    public static let authIdPrefix = "_auth_data_"
+
     /// Whether this is a server-owned internal field.
     public var isInternal: Bool { rawValue.hasPrefix("_") }
 

@@ -44,7 +44,9 @@ public struct ClassSchema: Sendable, Equatable {
     public var uniqueFields: [String] {
         switch className {
         case .role: ["name"]
-        case .user: [InternalField.usernameKey.rawValue, InternalField.emailKey.rawValue]
+        case .user:
+            [InternalField.usernameKey.rawValue, InternalField.emailKey.rawValue]
+                + fields.keys.filter { $0.hasPrefix(FieldName.authIdPrefix) }.sorted()
         case .session: [InternalField.sessionToken.rawValue]
         default: []
         }

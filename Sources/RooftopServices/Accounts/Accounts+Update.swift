@@ -15,10 +15,10 @@ extension Accounts {
         if fields["emailVerified"] != nil && !principal.isMaster {
             throw ParseError(.operationForbidden, "Clients aren't allowed to manually update email verification.")
         }
-        for key in ["authData", "sessionToken"] where fields[key] != nil {
-            throw ParseError(.operationForbidden, "\(key) can't be changed this way.")
-        }
+        if fields["sessionToken"] != nil { throw ParseError(.operationForbidden, "sessionToken can't be changed this way.") }
+        let authData = fields.removeValue(forKey: "authData")
         var write = try ObjectWrite(body: fields, isCreate: false)
+        if let authData { try await applyAuthData(authData, to: &write) }
         if let id = write.objectId, id != userId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
         write.objectId = nil
         if !principal.isMaster {
@@ -75,6 +75,24 @@ extension Accounts {
         await cache.removeUser(userId)
     }
 
+    /// Links (`{"p":{…}}`) or unlinks (`{"p":null}`) providers; `authData: null` is 252.
+    func applyAuthData(_ authData: JSON, to write: inout ObjectWrite) async throws {
+        guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+        let field = try FieldName("authData")
+        for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
+            guard FieldName.isIdentifier(name) else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+            if data == .null {
+                write.operations.append((FieldPath(field: field, subkeys: [name]), .delete))
+                write.operations.append((FieldPath(field: AuthProviders.idField(name)), .delete))
+                continue
+            }
+            guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
+            let id = try await providers.provider(name).validate(members)
+            write.operations.append((FieldPath(field: field, subkeys: [name]), .set(data)))
+            write.operations.append((FieldPath(field: AuthProviders.idField(name)), .set(.string(id))))
+        }
+    }
+
     /// Parse answers 206 when someone else's user object is changed.
     func checkSelf(_ userId: String, _ principal: Principal) throws(ParseError) {
         guard principal.isMaster || principal.userId == userId else {
@@ -95,11 +113,7 @@ extension Accounts {
         do {
             return try await objects.store.write(operations)
         } catch let error as StorageError {
-            switch error.duplicateField {
-            case InternalField.usernameKey.rawValue?: throw ParseError(.usernameTaken, "Account already exists for this username.")
-            case InternalField.emailKey.rawValue?: throw ParseError(.emailTaken, "Account already exists for this email address.")
-            default: throw error
-            }
+            throw Self.accountError(error)
         }
     }
 

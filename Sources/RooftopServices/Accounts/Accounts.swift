@@ -9,6 +9,8 @@ public struct AccountsConfiguration: Sendable {
     public var sessionLength = 31_536_000
     /// New users readable by themselves only (Parse 6+ default), else also publicly readable.
     public var enforcePrivateUsers = true
+    /// Whether `authData.anonymous` may create and log in users (Parse default: true).
+    public var enableAnonymousUsers = true
 
     /// Creates the defaults.
     public init() {}
@@ -23,26 +25,62 @@ public struct Accounts: Sendable {
     let hasher: any PasswordHasher
     let tokens: any SessionTokenSource
     let config: AccountsConfiguration
+    let providers: AuthProviders
     let cache = SessionCache()
 
-    /// Creates the use cases.
-    public init(objects: Objects, hasher: any PasswordHasher, tokens: any SessionTokenSource, config: AccountsConfiguration) {
+    /// Creates the use cases; `providers` are the enabled `authData` providers besides
+    /// `anonymous`, which `config.enableAnonymousUsers` governs.
+    public init(
+        objects: Objects, hasher: any PasswordHasher, tokens: any SessionTokenSource, config: AccountsConfiguration,
+        providers: [any AuthProvider] = []
+    ) {
         self.objects = objects
         self.hasher = hasher
         self.tokens = tokens
         self.config = config
+        self.providers = AuthProviders(providers + (config.enableAnonymousUsers ? [AnonymousAuthProvider()] : []))
+    }
+
+    /// The outcome of `POST /users`.
+    public struct SignUpResult: Sendable {
+        /// The user.
+        public var user: StoredObject
+        /// The new session's token.
+        public var sessionToken: String
+        /// False when `authData` named an existing user, who is logged in instead (200).
+        public var created: Bool
     }
 
     /// A new user and its first session, written in one transaction.
-    public func signUp(body: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
+    public func signUp(body: [String: JSON], installationId: String?) async throws -> SignUpResult {
         var fields = body
+        var identities: [(provider: String, id: String, data: JSON)] = []
+        if let authData = fields.removeValue(forKey: "authData") {
+            guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+            for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
+                let provider = try providers.provider(name)
+                guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
+                identities.append((name, try await provider.validate(members), data))
+            }
+        }
+        if !identities.isEmpty {
+            if let existing = try await findUser(byIdentities: identities) {
+                let token = try await openSession(for: existing, action: "login", provider: identities[0].provider, installationId: installationId)
+                return SignUpResult(user: existing, sessionToken: token, created: false)
+            }
+            if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
+        }
         guard case .string(let username)? = fields.removeValue(forKey: "username"), !username.isEmpty else {
             throw ParseError(.usernameMissing, "bad or missing username")
         }
-        guard case .string(let password)? = fields.removeValue(forKey: "password") else {
-            throw ParseError(.passwordMissing, "password is required")
+        let password: String?
+        switch fields.removeValue(forKey: "password") {
+        case .string(let text)?:
+            try PasswordRules.check(text, minLength: config.minPasswordLength)
+            password = text
+        case nil where !identities.isEmpty: password = nil
+        default: throw ParseError(.passwordMissing, "password is required")
         }
-        try PasswordRules.check(password, minLength: config.minPasswordLength)
         var email: String?
         if let value = fields.removeValue(forKey: "email"), value != .null {
             guard case .string(let text) = value, AccountKey.isPlausibleEmail(text) else {
@@ -50,7 +88,7 @@ public struct Accounts: Sendable {
             }
             email = text
         }
-        for key in ["emailVerified", "authData", "sessionToken", "ACL"] where fields[key] != nil {
+        for key in ["emailVerified", "sessionToken", "ACL"] where fields[key] != nil {
             throw ParseError(.operationForbidden, "Clients aren't allowed to set \(key) on sign-up.")
         }
         var write = try ObjectWrite(body: fields, isCreate: true)
@@ -62,26 +100,77 @@ public struct Accounts: Sendable {
             write.operations.append((FieldPath(field: try FieldName("email")), .set(.string(email))))
             write.operations.append((FieldPath(field: .internal(.emailKey)), .set(.string(AccountKey.normalize(email)))))
         }
-        write.operations.append((FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(password)))))
+        if let password {
+            write.operations.append((FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(password)))))
+        }
+        if !identities.isEmpty {
+            var authData: [String: JSON] = [:]
+            for identity in identities {
+                authData[identity.provider] = identity.data
+                write.operations.append((FieldPath(field: AuthProviders.idField(identity.provider)), .set(.string(identity.id))))
+            }
+            write.operations.append((FieldPath(field: try FieldName("authData")), .set(.object(authData))))
+        }
         write.acl = ACL(readers: config.enforcePrivateUsers ? [userId] : [userId, "*"], writers: [userId])
         let now = objects.clock()
         let token = tokens.newToken()
         let grant = SchemaGrant(createClass: true, addFields: true)
-        let session = try sessionInsert(userId: userId, token: token, action: "signup", installationId: installationId, at: now)
+        let session = try sessionInsert(
+            userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
+            provider: identities.first?.provider ?? "password", installationId: installationId, at: now)
         let outcomes: [WriteOutcome]
         do {
             outcomes = try await objects.store.write([
                 .insert(className: .user, objectId: userId, at: now, write: write, grant: grant), session,
             ])
         } catch let error as StorageError {
-            switch error.duplicateField {
-            case InternalField.usernameKey.rawValue?: throw ParseError(.usernameTaken, "Account already exists for this username.")
-            case InternalField.emailKey.rawValue?: throw ParseError(.emailTaken, "Account already exists for this email address.")
-            default: throw error
+            // Two first logins with one identity raced: the other one created the user.
+            if let field = error.duplicateField ?? nil, field.hasPrefix(FieldName.authIdPrefix),
+                let existing = try await findUser(byIdentities: identities)
+            {
+                let token = try await openSession(for: existing, action: "login", provider: identities[0].provider, installationId: installationId)
+                return SignUpResult(user: existing, sessionToken: token, created: false)
             }
+            throw Self.accountError(error)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
-        return (user, token)
+        return SignUpResult(user: user, sessionToken: token, created: true)
+    }
+
+    /// Maps unique-key violations to Parse's account errors.
+    static func accountError(_ error: StorageError) -> any Error {
+        switch error.duplicateField {
+        case InternalField.usernameKey.rawValue?: ParseError(.usernameTaken, "Account already exists for this username.")
+        case InternalField.emailKey.rawValue?: ParseError(.emailTaken, "Account already exists for this email address.")
+        case let field?? where field.hasPrefix(FieldName.authIdPrefix): ParseError(ParseError.Code(208), "this auth is already used")
+        default: error
+        }
+    }
+
+    /// The user linked to any of these identities.
+    func findUser(byIdentities identities: [(provider: String, id: String, data: JSON)]) async throws -> StoredObject? {
+        let conditions = identities.map { QueryNode.field(FieldPath(field: AuthProviders.idField($0.provider)), .equals(.string($0.id))) }
+        var options = FindOptions()
+        options.limit = 2
+        let request = FindRequest(className: .user, query: .or(conditions), options: options, scope: AccessScope(classes: [.user: .master]))
+        let users = try await objects.store.find(request)
+        guard users.count <= 1 else { throw ParseError(ParseError.Code(208), "this auth is already used") }
+        return users.first
+    }
+
+    func openSession(for user: StoredObject, action: String, provider: String, installationId: String?) async throws -> String {
+        let token = tokens.newToken()
+        let session = try sessionInsert(
+            userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: objects.clock())
+        _ = try await objects.store.write([session])
+        return token
+    }
+
+    /// Parse gives users created through `authData` a random 25-character username.
+    static func randomUsername() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<25).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
     }
 
     /// Logs in by username (or an email typed into it) or by email; the same 101 for every
@@ -116,10 +205,7 @@ public struct Accounts: Sendable {
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
             throw invalid
         }
-        let token = tokens.newToken()
-        let session = try sessionInsert(userId: user.objectId, token: token, action: "login", installationId: installationId, at: objects.clock())
-        _ = try await objects.store.write([session])
-        return (user, token)
+        return (user, try await openSession(for: user, action: "login", provider: "password", installationId: installationId))
     }
 
     /// The caller behind a session token; 209 when it is unknown or expired.
@@ -163,12 +249,14 @@ public struct Accounts: Sendable {
         return (userId, session.objectId)
     }
 
-    func sessionInsert(userId: String, token: String, action: String, installationId: String?, at now: ParseDate) throws -> WriteOperation {
+    func sessionInsert(
+        userId: String, token: String, action: String, provider: String = "password", installationId: String?, at now: ParseDate
+    ) throws -> WriteOperation {
         let expires = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + Int64(config.sessionLength) * 1000)
         var write = ObjectWrite()
         write.operations = [
             (FieldPath(field: try FieldName("user")), .set(ObjectRef(className: .user, objectId: userId).pointerJSON)),
-            (FieldPath(field: try FieldName("createdWith")), .set(["action": .string(action), "authProvider": "password"])),
+            (FieldPath(field: try FieldName("createdWith")), .set(["action": .string(action), "authProvider": .string(provider)])),
             (FieldPath(field: try FieldName("expiresAt")), .set(["__type": "Date", "iso": .string(expires.iso)])),
             (FieldPath(field: .internal(.sessionToken)), .set(.string(tokens.digest(token)))),
         ]

@@ -1,0 +1,56 @@
+public import RooftopCore
+
+/// One `authData` provider: checks the data a client sends and names the identity in it.
+///
+/// Real providers (Apple, Google, …) verify a token against the provider here; the accounts
+/// use cases only see the identity they return. Adding a provider means adding one of these.
+public protocol AuthProvider: Sendable {
+    /// The `authData` key, e.g. `anonymous`.
+    var name: String { get }
+    /// The provider's id for this identity, after validation (errors are Parse errors).
+    func validate(_ data: [String: JSON]) async throws -> String
+}
+
+/// `authData.anonymous`: a device-generated UUID, nothing to verify but its shape.
+public struct AnonymousAuthProvider: AuthProvider {
+    /// `anonymous`.
+    public let name = "anonymous"
+
+    /// Creates the provider.
+    public init() {}
+
+    /// Only a string UUID: an operator object or empty id can't become a lookup of someone else.
+    public func validate(_ data: [String: JSON]) async throws -> String {
+        guard case .string(let id)? = data["id"], Self.isUUID(id) else {
+            throw ParseError(.invalidJSON, "authData.anonymous.id must be a UUID string.")
+        }
+        return id.lowercased()
+    }
+
+    static func isUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
+        return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+}
+
+/// The enabled providers by name; anything else is 252, as in Parse.
+public struct AuthProviders: Sendable {
+    let providers: [String: any AuthProvider]
+
+    /// Creates the registry from explicitly enabled providers.
+    public init(_ providers: [any AuthProvider]) {
+        self.providers = Dictionary(providers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The provider called `name`, or 252.
+    func provider(_ name: String) throws(ParseError) -> any AuthProvider {
+        guard FieldName.isIdentifier(name), let provider = providers[name] else {
+            throw ParseError(.unsupportedService, "This authentication method is unsupported.")
+        }
+        return provider
+    }
+
+    /// The internal, uniquely indexed field holding a provider's id on `_User`.
+    static func idField(_ provider: String) -> FieldName { .internal(authIdOf: provider) }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import RooftopCore
+import RooftopServices
+import Testing
+
+/// Seed 000 "Anonymous Users" and seed 001's device users: `authData.anonymous`.
+@Suite struct AnonymousUserTests: LiveServerTest {
+    func anonymous(_ id: String) -> String { #"{"authData":{"anonymous":{"id":"\#(id)"}}}"# }
+    func session(_ token: String) -> [String: String] { ["X-Parse-Session-Token": token] }
+
+    @Test func createLogInAndConvert() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let uuid = UUID().uuidString.lowercased()
+            let first = try await call(client, .post, "/parse/users", body: anonymous(uuid))
+            #expect(first.status == 201)
+            let id = try #require(first.json["objectId"]?.stringValue)
+            let token = try #require(first.json["sessionToken"]?.stringValue)
+            #expect(first.json["username"]?.stringValue?.count == 25)
+            // The same device id logs the same user in again.
+            let again = try await call(client, .post, "/parse/users", body: anonymous(uuid))
+            #expect(again.status == 200)
+            #expect(again.json["objectId"]?.stringValue == id)
+            #expect(again.json["authData"]?["anonymous"]?["id"]?.stringValue == uuid)
+
+            // Data saved while anonymous stays with the user after conversion.
+            let acl = #"{"\#(id)":{"read":true,"write":true}}"#
+            let note = try #require(
+                try await call(client, .post, "/parse/classes/Note", body: #"{"t":"draft","ACL":\#(acl)}"#, headers: session(token)).json["objectId"]?
+                    .stringValue)
+            let converted = try await call(
+                client, .put, "/parse/users/\(id)", body: #"{"username":"ana","password":"correct horse","authData":{"anonymous":null}}"#,
+                headers: session(token))
+            let fresh = try #require(converted.json["sessionToken"]?.stringValue)
+            let login = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse"}"#)
+            #expect(login.json["objectId"]?.stringValue == id)
+            #expect(login.json["authData"]?["anonymous"] == nil)
+            #expect(try await call(client, .get, "/parse/classes/Note/\(note)", headers: session(fresh)).json["t"] == "draft")
+            // The device id no longer reaches that account: it makes a new anonymous user.
+            let other = try await call(client, .post, "/parse/users", body: anonymous(uuid))
+            #expect(other.status == 201)
+            #expect(other.json["objectId"]?.stringValue != id)
+        }
+    }
+
+    @Test func onlyUUIDStringsAndEnabledProviders() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let bad = [
+                #"{"authData":{"anonymous":{"id":{"$ne":null}}}}"#, #"{"authData":{"anonymous":{"id":""}}}"#,
+                #"{"authData":{"anonymous":{"id":"not-a-uuid"}}}"#, #"{"authData":{"anonymous":{}}}"#,
+            ]
+            for body in bad {
+                let reply = try await call(client, .post, "/parse/users", body: body)
+                #expect(reply.status == 400, "\(body)")
+                #expect(reply.json["code"] == 107, "\(body)")
+            }
+            #expect(try await call(client, .post, "/parse/users", body: #"{"authData":null}"#).json["code"] == 252)
+            #expect(try await call(client, .post, "/parse/users", body: #"{"authData":{"facebook":{"id":"1"}}}"#).json["code"] == 252)
+            #expect(try await call(client, .post, "/parse/users", body: #"{"authData":{}}"#).json["code"] == 200)
+            #expect(try await call(client, .get, "/parse/users?count=1&limit=0", master: true).json["count"] == 0)
+        }
+    }
+
+    @Test func disabledAnonymousUsers() async throws {
+        var accounts = AccountsConfiguration()
+        accounts.enableAnonymousUsers = false
+        try await withServer(accounts: accounts) { (client: any TestClientProtocol) async throws in
+            let reply = try await call(client, .post, "/parse/users", body: anonymous(UUID().uuidString))
+            #expect(reply.json == ["code": 252, "error": "This authentication method is unsupported."])
+        }
+    }
+
+    @Test func concurrentFirstLoginsMakeOneUser() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let body = anonymous(UUID().uuidString.lowercased())
+            let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<10 { group.addTask { try await call(client, .post, "/parse/users", body: body).json["objectId"]?.stringValue } }
+                return try await group.reduce(into: Set<String?>()) { $0.insert($1) }
+            }
+            #expect(ids.count == 1)
+            #expect(ids.first ?? nil != nil)
+        }
+    }
+}
