@@ -22,6 +22,8 @@ struct ParseRoutes: Sendable {
             return try await accountRoutes(request)
         case (_, 1, "users"), (_, 2, "users"):
             return try await objectRoutes(request, className: .user, objectId: s.count == 2 ? s[1] : nil)
+        case (_, 1, "sessions"), (_, 2, "sessions"):
+            return try await sessionRoutes(request)
         case (_, 1, "roles"), (_, 2, "roles"):
             return try await objectRoutes(request, className: .role, objectId: s.count == 2 ? s[1] : nil)
         case (_, 2, "aggregate"):
@@ -44,6 +46,12 @@ struct ParseRoutes: Sendable {
 
     /// `/classes/:className(/:objectId)` and the class aliases (`/roles`).
     private func objectRoutes(_ request: ParseRequest, className: ClassName, objectId: String?) async throws -> ParseResponse {
+        // `/classes/_User` writes are account writes: hashing, uniqueness, sessions (as Parse).
+        if className == .user && request.method != "GET" {
+            var account = request
+            account.segments = ["users"] + (objectId.map { [$0] } ?? [])
+            return try await accountRoutes(account)
+        }
         guard let objectId else {
             switch request.method {
             case "GET":

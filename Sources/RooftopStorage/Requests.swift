@@ -53,6 +53,15 @@ extension WriteOperation {
     }
 }
 
+extension WriteOperation {
+    /// The object written.
+    public var objectId: String {
+        switch self {
+        case .insert(_, let id, _, _, _), .update(_, let id, _, _, _, _), .delete(_, let id, _): id
+        }
+    }
+}
+
 /// The outcome of one write.
 public enum WriteOutcome: Sendable, Equatable {
     /// The object was created.

@@ -58,6 +58,10 @@ import Testing
             #expect(try await call(client, .delete, "/parse/users/\(ana.id)", headers: session(ana.token)).json == [:])
             #expect(try await call(client, .get, "/parse/users/me", headers: session(ana.token)).json["code"] == 209)
             #expect(try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"] == 0)
+            // Deleting through /classes/_User with the master key ends sessions too.
+            let bob = try await signUp(client, "bob")
+            #expect(try await call(client, .delete, "/parse/classes/_User/\(bob.id)", master: true).json == [:])
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(bob.token)).json["code"] == 209)
             #expect(try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse"}"#).json["code"] == 101)
             // The name is free again.
             #expect(try await call(client, .post, "/parse/users", body: #"{"username":"Ana","password":"correct horse"}"#).status == 201)

@@ -100,8 +100,11 @@ extension Accounts {
         }
     }
 
-    func sessionIds(of userId: String) async throws -> [String] {
-        let query = QueryNode.field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: userId).pointerJSON))
+    func sessionIds(of userId: String, installationId: String? = nil) async throws -> [String] {
+        var query = QueryNode.field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: userId).pointerJSON))
+        if let installationId {
+            query = .and([query, .field(FieldPath(field: try FieldName("installationId")), .equals(.string(installationId)))])
+        }
         var options = FindOptions()
         options.limit = 10_000
         let request = FindRequest(className: .session, query: query, options: options, scope: AccessScope(classes: [.session: .master]))

@@ -162,7 +162,15 @@ public struct Accounts: Sendable {
         let token = tokens.newToken()
         let session = try sessionInsert(
             userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: objects.clock())
-        _ = try await objects.store.write([session])
+        // One session per user and installation: logging in again on a device replaces it.
+        var replaced: [WriteOperation] = []
+        if let installationId {
+            replaced = try await sessionIds(of: user.objectId, installationId: installationId).map {
+                .delete(className: .session, objectId: $0, access: .master)
+            }
+            for id in replaced.map(\.objectId) { await cache.removeSession(id) }
+        }
+        _ = try await objects.store.write(replaced + [session])
         return token
     }
 

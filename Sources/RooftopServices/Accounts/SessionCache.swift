@@ -35,4 +35,6 @@ actor SessionCache {
     func remove(_ digest: String) { entries[digest] = nil }
 
     func removeUser(_ userId: String) { entries = entries.filter { $0.value.userId != userId } }
+
+    func removeSession(_ sessionId: String) { entries = entries.filter { $0.value.sessionId != sessionId } }
 }

@@ -1,0 +1,91 @@
+public import RooftopCore
+public import RooftopStorage
+
+extension Accounts {
+    /// Fields of `_Session` only the server sets.
+    static let serverOwnedSessionFields: Set<String> = ["user", "sessionToken", "expiresAt", "createdWith", "restricted"]
+
+    /// `GET /sessions`: the caller's own sessions (the master key sees every session).
+    public func listSessions(principal: Principal) async throws -> [JSON] {
+        var options = FindOptions()
+        options.limit = 1000
+        var query = QueryNode.always
+        if !principal.isMaster {
+            guard let userId = principal.userId else { throw Self.invalidToken }
+            query = .field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: userId).pointerJSON))
+        }
+        let request = FindRequest(className: .session, query: query, options: options, scope: AccessScope(classes: [.session: .master]))
+        return try await objects.store.find(request).map { .object($0.json) }
+    }
+
+    /// `GET /sessions/me`: the session of the request's token, with the token.
+    public func currentSession(token: String) async throws -> [String: JSON] {
+        let (_, sessionId) = try await validate(token)
+        var session = try await ownSession(sessionId, principal: .master)
+        session["sessionToken"] = .string(token)
+        return session
+    }
+
+    /// `GET /sessions/:id`: one of the caller's sessions (101 for anyone else's).
+    public func getSession(_ sessionId: String, principal: Principal) async throws -> [String: JSON] {
+        try await ownSession(sessionId, principal: principal)
+    }
+
+    /// `PUT /sessions/:id`: custom fields only; `user`, `sessionToken`, `expiresAt` and
+    /// `createdWith` belong to the server (105).
+    public func updateSession(_ sessionId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
+        _ = try await ownSession(sessionId, principal: principal)
+        for key in body.keys where Self.serverOwnedSessionFields.contains(key) || key == "ACL" {
+            throw ParseError(.invalidKeyName, "Cannot modify \(key) of a session.")
+        }
+        var write = try ObjectWrite(body: body, isCreate: false)
+        write.objectId = nil
+        let outcome = try await objects.store.write([
+            .update(
+                className: .session, objectId: sessionId, at: objects.clock(), write: write, access: .master,
+                grant: SchemaGrant(createClass: false, addFields: true))
+        ])
+        guard let first = outcome.first else { throw ParseError.internalError }
+        return try Objects.response(to: first)
+    }
+
+    /// `DELETE /sessions/:id`: ends one of the caller's sessions at once (the cache forgets it).
+    public func deleteSession(_ sessionId: String, principal: Principal) async throws {
+        _ = try await ownSession(sessionId, principal: principal)
+        _ = try await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
+        await cache.removeSession(sessionId)
+    }
+
+    /// `POST /sessions`: a further session for the signed-in user (server fields are refused).
+    public func createSession(body: [String: JSON], principal: Principal, installationId: String?) async throws -> [String: JSON] {
+        guard let userId = principal.userId else { throw Self.invalidToken }
+        for key in body.keys where Self.serverOwnedSessionFields.contains(key) || key == "ACL" || key == "objectId" {
+            throw ParseError(.invalidKeyName, "Cannot set \(key) on a session.")
+        }
+        let token = tokens.newToken()
+        let installation = body["installationId"]?.stringValue ?? installationId
+        guard
+            case .insert(_, let id, let at, var write, let grant) = try sessionInsert(
+                userId: userId, token: token, action: "create", installationId: installation, at: objects.clock())
+        else { throw ParseError.internalError }
+        var extra = body
+        extra["installationId"] = nil
+        write.operations += try ObjectWrite(body: extra, isCreate: true).operations
+        _ = try await objects.store.write([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])
+        return [
+            "objectId": .string(id), "createdAt": .string(at.iso), "sessionToken": .string(token),
+            "user": ObjectRef(className: .user, objectId: userId).pointerJSON,
+        ]
+    }
+
+    /// The session if it is the caller's (or the master key asks); else 101.
+    func ownSession(_ sessionId: String, principal: Principal) async throws -> [String: JSON] {
+        guard ObjectId.isPlausible(sessionId) else { throw ParseError.objectNotFound }
+        let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(sessionId)))
+        let request = FindRequest(className: .session, query: query, scope: AccessScope(classes: [.session: .master]))
+        guard let session = try await objects.store.find(request).first,
+            principal.isMaster || (principal.userId != nil && session.fields["user"]?["objectId"]?.stringValue == principal.userId)
+        else { throw ParseError.objectNotFound }
+        return session.json
+    }
+}

@@ -1,0 +1,83 @@
+import HTTPTypes
+import HummingbirdTesting
+import RooftopCore
+import Testing
+
+/// `/sessions`: one's own sessions only, server-owned fields, immediate revocation.
+@Suite struct SessionRoutesTests: LiveServerTest {
+    func session(_ token: String) -> [String: String] { ["X-Parse-Session-Token": token] }
+
+    func login(_ client: any TestClientProtocol, _ name: String, installation: String? = nil) async throws -> String {
+        var headers: [String: String] = [:]
+        if let installation { headers["X-Parse-Installation-Id"] = installation }
+        let reply = try await call(client, .post, "/parse/login", body: #"{"username":"\#(name)","password":"correct horse"}"#, headers: headers)
+        return try #require(reply.json["sessionToken"]?.stringValue)
+    }
+
+    @Test func ownSessionsOnlyAndImmediateRevocation() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let ana = try #require(
+                try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?
+                    .stringValue)
+            let ana2 = try await login(client, "ana")
+            let bob = try #require(
+                try await call(client, .post, "/parse/users", body: #"{"username":"bob","password":"correct horse"}"#).json["sessionToken"]?
+                    .stringValue)
+            let list = try #require(try await call(client, .get, "/parse/sessions", headers: session(ana)).json["results"]?.arrayValue)
+            #expect(list.count == 2)
+            #expect(list.allSatisfy { $0["sessionToken"] == nil && $0["user"]?["className"] == "_User" })
+            let me = try await call(client, .get, "/parse/sessions/me", headers: session(ana2))
+            #expect(me.json["sessionToken"]?.stringValue == ana2)
+            let ana2Id = try #require(me.json["objectId"]?.stringValue)
+            #expect(me.json["createdWith"] == ["action": "login", "authProvider": "password"])
+
+            // Bob can neither see nor end Ana's session.
+            #expect(try await call(client, .get, "/parse/sessions/\(ana2Id)", headers: session(bob)).status == 404)
+            #expect(try await call(client, .delete, "/parse/sessions/\(ana2Id)", headers: session(bob)).status == 404)
+            #expect(try await call(client, .get, "/parse/sessions", headers: session(bob)).json["results"]?.arrayValue?.count == 1)
+
+            // Server-owned fields stay the server's.
+            #expect(
+                try await call(
+                    client, .put, "/parse/sessions/\(ana2Id)", body: #"{"expiresAt":{"__type":"Date","iso":"2999-01-01T00:00:00.000Z"}}"#,
+                    headers: session(ana)
+                ).json["code"] == 105)
+            #expect(
+                try await call(
+                    client, .put, "/parse/sessions/\(ana2Id)", body: #"{"user":{"__type":"Pointer","className":"_User","objectId":"abcdefghij"}}"#,
+                    headers: session(ana)
+                ).json["code"] == 105)
+            #expect(try await call(client, .put, "/parse/sessions/\(ana2Id)", body: #"{"deviceName":"phone"}"#, headers: session(ana)).status == 200)
+
+            // Ending a session works at once, even though it was just validated (cached).
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(ana2)).status == 200)
+            #expect(try await call(client, .delete, "/parse/sessions/\(ana2Id)", headers: session(ana)).json == [:])
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(ana2)).json["code"] == 209)
+            #expect(try await call(client, .get, "/parse/sessions").json["code"] == 209)
+        }
+    }
+
+    @Test func createdSessionsAndInstallations() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let ana = try #require(
+                try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?
+                    .stringValue)
+            #expect(
+                try await call(
+                    client, .post, "/parse/sessions", body: #"{"user":{"__type":"Pointer","className":"_User","objectId":"abcdefghij"}}"#,
+                    headers: session(ana)
+                ).json["code"] == 105)
+            let created = try await call(client, .post, "/parse/sessions", body: #"{"deviceName":"tablet"}"#, headers: session(ana))
+            #expect(created.status == 201)
+            let extra = try #require(created.json["sessionToken"]?.stringValue)
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(extra)).json["username"] == "ana")
+
+            // Logging in again on the same installation replaces that installation's session.
+            let first = try await login(client, "ana", installation: "device-1")
+            let second = try await login(client, "ana", installation: "device-1")
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(first)).json["code"] == 209)
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(second)).status == 200)
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(ana)).status == 200)
+        }
+    }
+}
