@@ -41,6 +41,17 @@ extension ParseRoutes {
             guard ObjectId.isPlausible(id) else { throw ParseError.objectNotFound }
             try await accounts.deleteUser(id, principal: request.principal)
             return ParseResponse(body: [:])
+        case ("POST", "loginAs"):
+            let (user, token) = try await accounts.logInAs(params: request.body, principal: request.principal, installationId: request.installationId)
+            var body = user.json
+            body["sessionToken"] = .string(token)
+            return ParseResponse(body: .object(body))
+        case (_, "verifyPassword"):
+            let params = request.method == "GET" ? request.params : request.body
+            return ParseResponse(body: .object(try await accounts.verifyPassword(params: params)))
+        case ("POST", "upgradeToRevocableSession"):
+            let body = try await accounts.upgradeToRevocableSession(principal: request.principal, installationId: request.installationId)
+            return ParseResponse(body: .object(body))
         case ("POST", "logout"):
             guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
             try await accounts.logOut(token: token)

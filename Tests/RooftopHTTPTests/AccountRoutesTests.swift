@@ -124,4 +124,29 @@ import Testing
             #expect(statuses.filter { $0 == 400 }.count == 19)
         }
     }
+
+    @Test func loginAsVerifyPasswordAndUpgrade() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let id = try #require(
+                try await signUp(client, #"{"username":"ana","password":"correct horse"}"#).json["objectId"]?.stringValue)
+            #expect(try await call(client, .post, "/parse/loginAs", body: #"{"userId":"\#(id)"}"#).json["code"] == 119)
+            #expect(try await call(client, .post, "/parse/loginAs", body: "{}", master: true).json["code"] == 162)
+            #expect(try await call(client, .post, "/parse/loginAs", body: #"{"userId":"zzzzzzzzzz"}"#, master: true).json["code"] == 101)
+            let support = try await call(client, .post, "/parse/loginAs", body: #"{"userId":"\#(id)"}"#, master: true)
+            let token = try #require(support.json["sessionToken"]?.stringValue)
+            #expect(try await call(client, .get, "/parse/sessions/me", headers: session(token)).json["createdWith"]?["authProvider"] == "masterkey")
+
+            let sessionsBefore = try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"]
+            let verified = try await call(client, .post, "/parse/verifyPassword", body: #"{"username":"ana","password":"correct horse"}"#)
+            #expect(verified.json["objectId"]?.stringValue == id)
+            #expect(verified.json["sessionToken"] == nil && verified.json["authData"] == nil)
+            #expect(try await call(client, .get, "/parse/verifyPassword?username=ana&password=nope").json["code"] == 101)
+            #expect(try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"] == sessionsBefore)
+
+            let upgraded = try await call(client, .post, "/parse/upgradeToRevocableSession", body: "{}", headers: session(token))
+            let fresh = try #require(upgraded.json["sessionToken"]?.stringValue)
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(fresh)).json["username"] == "ana")
+            #expect(try await call(client, .post, "/parse/upgradeToRevocableSession", body: "{}").json["code"] == 209)
+        }
+    }
 }

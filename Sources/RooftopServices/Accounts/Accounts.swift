@@ -185,6 +185,13 @@ public struct Accounts: Sendable {
     /// failure, after the same bcrypt work, so neither the answer nor its timing tells whether
     /// an account exists.
     public func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
+        let user = try await checkCredentials(params)
+        return (user, try await openSession(for: user, action: "login", provider: "password", installationId: installationId))
+    }
+
+    /// The user these credentials name; the same 101 for every failure, after the same bcrypt
+    /// work.
+    func checkCredentials(_ params: [String: JSON]) async throws -> StoredObject {
         let username = params["username"]
         let email = params["email"]
         guard username != nil || email != nil else { throw ParseError(.usernameMissing, "username/email is required.") }
@@ -213,7 +220,7 @@ public struct Accounts: Sendable {
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
             throw invalid
         }
-        return (user, try await openSession(for: user, action: "login", provider: "password", installationId: installationId))
+        return user
     }
 
     /// The caller behind a session token; 209 when it is unknown or expired.

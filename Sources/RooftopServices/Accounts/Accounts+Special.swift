@@ -1,0 +1,36 @@
+public import RooftopCore
+public import RooftopStorage
+
+extension Accounts {
+    /// `POST /loginAs` (master key only): a session for any user, for support tools.
+    public func logInAs(params: [String: JSON], principal: Principal, installationId: String?) async throws -> (StoredObject, String) {
+        guard principal.isMaster else { throw ParseError(.operationForbidden, "master key is required") }
+        guard case .string(let userId)? = params["userId"], !userId.isEmpty else {
+            throw ParseError(ParseError.Code(162), "userId must not be empty, null, or undefined")
+        }
+        guard ObjectId.isPlausible(userId), let user = try await user(userId) else { throw ParseError(.objectNotFound, "user not found") }
+        return (user, try await openSession(for: user, action: "login", provider: "masterkey", installationId: installationId))
+    }
+
+    /// `/verifyPassword`: checks credentials like a login but opens no session; the answer has
+    /// neither a token nor `authData`.
+    public func verifyPassword(params: [String: JSON]) async throws -> [String: JSON] {
+        let user = try await checkCredentials(params)
+        var body = user.json
+        body["authData"] = nil
+        return body
+    }
+
+    /// `POST /upgradeToRevocableSession`: every Rooftop session is revocable already; the
+    /// caller gets a fresh one, as Parse answers.
+    public func upgradeToRevocableSession(principal: Principal, installationId: String?) async throws -> [String: JSON] {
+        guard let userId = principal.userId, let user = try await user(userId) else { throw Self.invalidToken }
+        let token = try await openSession(for: user, action: "upgrade", provider: "password", installationId: installationId)
+        return ["sessionToken": .string(token), "user": ObjectRef(className: .user, objectId: userId).pointerJSON]
+    }
+
+    func user(_ userId: String) async throws -> StoredObject? {
+        let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(userId)))
+        return try await objects.store.find(FindRequest(className: .user, query: query, scope: AccessScope(classes: [.user: .master]))).first
+    }
+}
