@@ -33,6 +33,7 @@ struct ServerConfiguration: Sendable {
     var sessionLength = 31_536_000
     var enforcePrivateUsers = true
     var enableAnonymousUsers = true
+    var defaultACL: [String: DefaultACL] = [:]
     var queryLimits = QueryLimits()
 
     /// Every key, for `config print` and the docs.
@@ -40,7 +41,7 @@ struct ServerConfiguration: Sendable {
         "host", "port", "dataDir", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey", "masterKeyIps",
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
-        "enableAnonymousUsers",
+        "enableAnonymousUsers", "defaultACL",
     ]
 
     /// Keys inside `requestComplexity` (Parse Server 9 names, plus Rooftop's own query limits).
@@ -106,6 +107,7 @@ struct ServerConfiguration: Sendable {
             case "sessionLength": sessionLength = try int()
             case "enforcePrivateUsers": enforcePrivateUsers = try bool()
             case "enableAnonymousUsers": enableAnonymousUsers = try bool()
+            case "defaultACL": defaultACL = try Self.parseDefaultACL(value, source: source)
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -116,6 +118,25 @@ struct ServerConfiguration: Sendable {
         guard (1...65535).contains(port) || port == 0 else { throw ConfigError("port must be between 1 and 65535") }
         guard sessionLength > 0 else { throw ConfigError("sessionLength must be a positive number of seconds") }
         guard (6...64).contains(objectIdSize) else { throw ConfigError("objectIdSize must be between 6 and 64") }
+    }
+
+    /// `defaultACL`: `"public"`/`"owner"` for every class, or `{"Todo":"owner","*":"public"}`
+    /// (an object, or its JSON text from the environment).
+    static func parseDefaultACL(_ value: JSON, source: String) throws -> [String: DefaultACL] {
+        func policy(_ text: String?) throws -> DefaultACL {
+            guard let text, let policy = DefaultACL(rawValue: text) else { throw ConfigError("\(source): defaultACL values are public or owner") }
+            return policy
+        }
+        if let text = value.stringValue, DefaultACL(rawValue: text) != nil { return ["*": try policy(text)] }
+        var object = value.objectValue
+        if object == nil, let text = value.stringValue { object = (try? JSONParser.parse(text))?.objectValue }
+        guard let object else { throw ConfigError("\(source): defaultACL must be public, owner or an object of them") }
+        var result: [String: DefaultACL] = [:]
+        for (name, item) in object {
+            guard name == "*" || ClassName.isValid(name) else { throw ConfigError("\(source): defaultACL: invalid class name \(name)") }
+            result[name] = try policy(item.stringValue)
+        }
+        return result
     }
 
     /// `requestComplexity`: an object, or its JSON text (from the environment).
@@ -162,6 +183,7 @@ struct ServerConfiguration: Sendable {
         s.defaultLimit = defaultLimit
         s.maxLimit = maxLimit
         s.queryLimits = queryLimits
+        s.defaultACL = defaultACL
         return s
     }
 
@@ -205,6 +227,7 @@ struct ServerConfiguration: Sendable {
             "publicServerURL": publicServerURL.map(JSON.string) ?? .null,
             "sessionLength": .number(Double(sessionLength)), "enforcePrivateUsers": .bool(enforcePrivateUsers),
             "enableAnonymousUsers": .bool(enableAnonymousUsers),
+            "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
             "requestComplexity": [
                 "batchRequestLimit": .number(Double(batchRequestLimit)), "includeLimit": .number(Double(queryLimits.maxIncludes)),
                 "subqueryLimit": .number(Double(queryLimits.maxDepth)), "inValuesLimit": .number(Double(queryLimits.maxInValues)),

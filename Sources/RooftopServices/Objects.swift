@@ -64,6 +64,9 @@ public struct Objects: Sendable {
             objectId = ObjectId.generate(length: config.objectIdSize)
         }
         write.objectId = nil
+        if write.acl == nil, !write.clearsACL, let userId = principal.userId, config.defaultACL(for: className) == .owner {
+            write.acl = ACL(readers: [userId], writers: [userId])
+        }
         let grant = SchemaGrant(
             createClass: principal.isMaster || config.allowClientClassCreation,
             addFields: try schema.map { s throws(ParseError) in try addFieldAllowed(s, principal) } ?? true)

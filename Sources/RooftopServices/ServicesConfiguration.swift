@@ -19,6 +19,23 @@ public struct ServicesConfiguration: Sendable {
     /// Server-wide protected fields merged into each class's CLP (`{"_User":{"*":["email"]}}`).
     public var protectedFields: [String: [String: [String]]] = ["_User": ["*": ["email", "authData"]]]
 
+    /// The ACL of objects created without one, by class name (`*` for every other class).
+    public var defaultACL: [String: DefaultACL] = [:]
+
+    /// The default ACL policy for `className`.
+    public func defaultACL(for className: ClassName) -> DefaultACL {
+        defaultACL[className.rawValue] ?? defaultACL["*"] ?? .public
+    }
+
     /// Creates the defaults.
     public init() {}
+}
+
+/// What an object created without an ACL gets.
+public enum DefaultACL: String, Sendable {
+    /// No ACL: public read and write (Parse's behaviour).
+    case `public`
+    /// Created by a signed-in user: readable and writable by that user only. Created without a
+    /// session it stays public.
+    case owner
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopServices
 import Testing
 
 /// Sign-up, login, current user and logout over HTTP (issue 3, first part).
@@ -147,6 +148,45 @@ import Testing
             let fresh = try #require(upgraded.json["sessionToken"]?.stringValue)
             #expect(try await call(client, .get, "/parse/users/me", headers: session(fresh)).json["username"] == "ana")
             #expect(try await call(client, .post, "/parse/upgradeToRevocableSession", body: "{}").json["code"] == 209)
+        }
+    }
+
+    @Test func emailVisibleToItsOwnerOnly() async throws {
+        var accounts = AccountsConfiguration()
+        accounts.enforcePrivateUsers = false
+        try await withServer(accounts: accounts) { (client: any TestClientProtocol) async throws in
+            let ana = try await signUp(client, #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+            let anaId = try #require(ana.json["objectId"]?.stringValue)
+            let anaToken = try #require(ana.json["sessionToken"]?.stringValue)
+            let bobToken = try #require(
+                try await signUp(client, #"{"username":"bob","password":"correct horse"}"#).json["sessionToken"]?.stringValue)
+            let own = try await call(client, .get, "/parse/users/\(anaId)", headers: session(anaToken))
+            #expect(own.json["email"] == "ana@example.com")
+            let seenByBob = try await call(client, .get, "/parse/users/\(anaId)", headers: session(bobToken))
+            #expect(seenByBob.json["username"] == "ana")
+            #expect(seenByBob.json["email"] == nil)
+            let where_ = encoded(#"{"email":"ana@example.com"}"#)
+            #expect(try await call(client, .get, "/parse/users?where=\(where_)", headers: session(bobToken)).json["code"] == 119)
+        }
+    }
+
+    /// Seed 002's "private by default" buckets: `defaultACL: owner` for one class.
+    @Test func ownerDefaultACL() async throws {
+        try await withServer(configure: { services, _ in services.defaultACL = ["Todo": .owner] }) { (client: any TestClientProtocol) async throws in
+            let ana = try #require(
+                try await signUp(client, #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?.stringValue)
+            let bob = try #require(
+                try await signUp(client, #"{"username":"bob","password":"correct horse"}"#).json["sessionToken"]?.stringValue)
+            let todo = try #require(
+                try await call(client, .post, "/parse/classes/Todo", body: #"{"t":"mine"}"#, headers: session(ana)).json["objectId"]?.stringValue)
+            #expect(try await call(client, .get, "/parse/classes/Todo/\(todo)", headers: session(ana)).json["t"] == "mine")
+            #expect(try await call(client, .get, "/parse/classes/Todo/\(todo)", headers: session(bob)).status == 404)
+            // Without a session, or in another class, objects stay public as in Parse.
+            let open = try #require(try await call(client, .post, "/parse/classes/Todo", body: #"{"t":"open"}"#).json["objectId"]?.stringValue)
+            #expect(try await call(client, .get, "/parse/classes/Todo/\(open)", headers: session(bob)).json["t"] == "open")
+            let memo = try #require(
+                try await call(client, .post, "/parse/classes/Memo", body: #"{"t":"x"}"#, headers: session(ana)).json["objectId"]?.stringValue)
+            #expect(try await call(client, .get, "/parse/classes/Memo/\(memo)", headers: session(bob)).json["t"] == "x")
         }
     }
 }
