@@ -9,18 +9,22 @@ public import RooftopStorage
 public func buildApplication(
     store: any DataStore, services: ServicesConfiguration, http: HTTPConfiguration, host: String, port: Int, logger: Logger,
     passwords: any PasswordHasher, tokens: any SessionTokenSource, accounts accountsConfig: AccountsConfiguration = AccountsConfiguration(),
+    sessionCleanupInterval: Duration = .seconds(3600),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let clock: @Sendable () -> ParseDate = {
         ParseDate(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
     let objects = Objects(store: store, config: services, clock: clock)
+    let accounts = Accounts(objects: objects, hasher: passwords, tokens: tokens, config: accountsConfig)
     let responder = ParseResponder(
         config: http, objects: objects, schemas: Schemas(store: store), aggregates: Aggregates(store: store, config: services),
-        accounts: Accounts(objects: objects, hasher: passwords, tokens: tokens, config: accountsConfig), logger: logger)
-    return Application(
+        accounts: accounts, logger: logger)
+    var app = Application(
         responder: responder,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)
+    app.addServices(SessionCleanup(accounts: accounts, interval: sessionCleanupInterval, logger: logger))
+    return app
 }

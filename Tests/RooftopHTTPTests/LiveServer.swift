@@ -24,7 +24,7 @@ protocol LiveServerTest {}
 extension LiveServerTest {
     func withServer(
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
-        accounts: AccountsConfiguration = AccountsConfiguration(),
+        accounts: AccountsConfiguration = AccountsConfiguration(), sessionCleanupInterval: Duration = .seconds(3600),
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-http-\(UUID().uuidString)")
@@ -39,7 +39,8 @@ extension LiveServerTest {
         logger.logLevel = .warning
         let app = buildApplication(
             store: store, services: services, http: http, host: "127.0.0.1", port: 0, logger: logger,
-            passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts)
+            passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts,
+            sessionCleanupInterval: sessionCleanupInterval)
         try await app.test(.live) { client in try await body(client) }
     }
 

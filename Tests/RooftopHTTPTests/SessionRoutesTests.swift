@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopServices
 import Testing
 
 /// `/sessions`: one's own sessions only, server-owned fields, immediate revocation.
@@ -78,6 +79,29 @@ import Testing
             #expect(try await call(client, .get, "/parse/users/me", headers: session(first)).json["code"] == 209)
             #expect(try await call(client, .get, "/parse/users/me", headers: session(second)).status == 200)
             #expect(try await call(client, .get, "/parse/users/me", headers: session(ana)).status == 200)
+        }
+    }
+
+    /// Expired sessions answer 209 and the background job deletes them.
+    @Test func expiredSessionsAreRefusedAndCleanedUp() async throws {
+        var accounts = AccountsConfiguration()
+        accounts.sessionLength = 1
+        try await withServer(accounts: accounts, sessionCleanupInterval: .milliseconds(200)) { (client: any TestClientProtocol) async throws in
+            let token = try #require(
+                try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?
+                    .stringValue)
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(token)).status == 200)
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(token)).json["code"] == 209)
+            var remaining: JSON? = nil
+            for _ in 0..<20 {
+                remaining = try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"]
+                if remaining == 0 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(remaining == 0)
+            // The user is still there and can log in again.
+            #expect(try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse"}"#).status == 200)
         }
     }
 }

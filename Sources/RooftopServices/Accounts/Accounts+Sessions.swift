@@ -89,3 +89,30 @@ extension Accounts {
         return session.json
     }
 }
+
+extension Accounts {
+    /// Deletes sessions past `expiresAt`, in batches; returns how many went.
+    ///
+    /// Run periodically by the server (`SessionCleanup`), so `_Session` doesn't grow forever.
+    public func deleteExpiredSessions(batchSize: Int = 500) async throws -> Int {
+        let now = objects.clock()
+        let expired = QueryNode.field(FieldPath(field: try FieldName("expiresAt")), .compare(.lt, ["__type": "Date", "iso": .string(now.iso)]))
+        var options = FindOptions()
+        options.limit = batchSize
+        var total = 0
+        while true {
+            let request = FindRequest(className: .session, query: expired, options: options, scope: AccessScope(classes: [.session: .master]))
+            let ids = try await objects.store.find(request).map(\.objectId)
+            if ids.isEmpty { return total }
+            // A session deleted meanwhile (logout) makes its delete fail; do those one by one.
+            do {
+                _ = try await objects.store.write(ids.map { .delete(className: .session, objectId: $0, access: .master) })
+            } catch {
+                for id in ids { _ = try? await objects.store.write([.delete(className: .session, objectId: id, access: .master)]) }
+            }
+            for id in ids { await cache.removeSession(id) }
+            total += ids.count
+            if ids.count < batchSize { return total }
+        }
+    }
+}

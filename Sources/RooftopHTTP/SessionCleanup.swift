@@ -1,0 +1,33 @@
+import Logging
+import RooftopServices
+import ServiceLifecycle
+
+/// Deletes expired sessions every `interval`, for as long as the server runs; stops at once on
+/// graceful shutdown so the database can close cleanly.
+struct SessionCleanup: Service {
+    let accounts: Accounts
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        do {
+            try await loop()
+        } catch is CancellationError {
+            // Shutdown: not a failure of the server.
+        }
+    }
+
+    private func loop() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let removed = try await accounts.deleteExpiredSessions()
+                    if removed > 0 { logger.info("deleted \(removed) expired sessions") }
+                } catch {
+                    logger.error("expired-session cleanup failed", metadata: ["error": "\(error)"])
+                }
+                try await Task.sleep(for: interval)
+            }
+        }
+    }
+}
