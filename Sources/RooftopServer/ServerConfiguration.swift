@@ -34,6 +34,7 @@ struct ServerConfiguration: Sendable {
     var enforcePrivateUsers = true
     var enableAnonymousUsers = true
     var defaultACL: [String: DefaultACL] = [:]
+    var minPasswordLength = 8
     var queryLimits = QueryLimits()
 
     /// Every key, for `config print` and the docs.
@@ -41,7 +42,7 @@ struct ServerConfiguration: Sendable {
         "host", "port", "dataDir", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey", "masterKeyIps",
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
-        "enableAnonymousUsers", "defaultACL",
+        "enableAnonymousUsers", "defaultACL", "passwordPolicy",
     ]
 
     /// Keys inside `requestComplexity` (Parse Server 9 names, plus Rooftop's own query limits).
@@ -108,6 +109,7 @@ struct ServerConfiguration: Sendable {
             case "enforcePrivateUsers": enforcePrivateUsers = try bool()
             case "enableAnonymousUsers": enableAnonymousUsers = try bool()
             case "defaultACL": defaultACL = try Self.parseDefaultACL(value, source: source)
+            case "passwordPolicy": try applyPasswordPolicy(value, source: source)
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -137,6 +139,24 @@ struct ServerConfiguration: Sendable {
             result[name] = try policy(item.stringValue)
         }
         return result
+    }
+
+    /// `passwordPolicy`: `minLength` so far. Parse's other policy keys are refused rather than
+    /// ignored, so a migrated configuration never silently loses a rule.
+    private mutating func applyPasswordPolicy(_ value: JSON, source: String) throws {
+        var object = value.objectValue
+        if object == nil, let text = value.stringValue { object = (try? JSONParser.parse(text))?.objectValue }
+        guard let object else { throw ConfigError("\(source): passwordPolicy must be an object") }
+        for (key, item) in object {
+            switch key {
+            case "minLength":
+                guard let n = item.intValue ?? item.stringValue.flatMap({ Int($0) }), (1...72).contains(n) else {
+                    throw ConfigError("\(source): passwordPolicy.minLength must be between 1 and 72")
+                }
+                minPasswordLength = n
+            default: throw ConfigError("\(source): passwordPolicy.\(key) is not supported yet")
+            }
+        }
     }
 
     /// `requestComplexity`: an object, or its JSON text (from the environment).
@@ -192,6 +212,7 @@ struct ServerConfiguration: Sendable {
         a.sessionLength = sessionLength
         a.enforcePrivateUsers = enforcePrivateUsers
         a.enableAnonymousUsers = enableAnonymousUsers
+        a.minPasswordLength = minPasswordLength
         return a
     }
 
@@ -228,6 +249,7 @@ struct ServerConfiguration: Sendable {
             "sessionLength": .number(Double(sessionLength)), "enforcePrivateUsers": .bool(enforcePrivateUsers),
             "enableAnonymousUsers": .bool(enableAnonymousUsers),
             "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
+            "passwordPolicy": ["minLength": .number(Double(minPasswordLength))],
             "requestComplexity": [
                 "batchRequestLimit": .number(Double(batchRequestLimit)), "includeLimit": .number(Double(queryLimits.maxIncludes)),
                 "subqueryLimit": .number(Double(queryLimits.maxDepth)), "inValuesLimit": .number(Double(queryLimits.maxInValues)),

@@ -189,4 +189,23 @@ import Testing
             #expect(try await call(client, .get, "/parse/classes/Memo/\(memo)", headers: session(bob)).json["t"] == "x")
         }
     }
+
+    /// 100 parallel wrong passwords change nothing and are all plain 101s.
+    @Test func parallelWrongPasswords() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let id = try #require(try await signUp(client, #"{"username":"ana","password":"correct horse"}"#).json["objectId"]?.stringValue)
+            let codes = try await withThrowingTaskGroup(of: JSON?.self) { group in
+                for i in 0..<100 {
+                    group.addTask {
+                        try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"wrong \#(i)"}"#).json["code"]
+                    }
+                }
+                return try await group.reduce(into: [JSON?]()) { $0.append($1) }
+            }
+            #expect(codes.count == 100 && codes.allSatisfy { $0 == 101 })
+            let login = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse"}"#)
+            #expect(login.json["objectId"]?.stringValue == id)
+            #expect(try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"] == 2)
+        }
+    }
 }

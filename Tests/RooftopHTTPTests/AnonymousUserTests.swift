@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopHTTP
 import RooftopServices
 import Testing
 
@@ -80,6 +81,27 @@ import Testing
             }
             #expect(ids.count == 1)
             #expect(ids.first ?? nil != nil)
+        }
+    }
+
+    /// docs/recipes/device-users.md: only the app (holding the client key) creates device users.
+    @Test func deviceUserRecipe() async throws {
+        try await withServer(configure: { services, http in
+            http.clientKey = "the-app-secret"
+            services.defaultACL = ["*": .owner]
+        }) { (client: any TestClientProtocol) async throws in
+            let uuid = UUID().uuidString.lowercased()
+            #expect(try await call(client, .post, "/parse/users", body: anonymous(uuid)).status == 403)
+            let key = ["X-Parse-Client-Key": "the-app-secret"]
+            let created = try await call(client, .post, "/parse/users", body: anonymous(uuid), headers: key)
+            #expect(created.status == 201)
+            let token = try #require(created.json["sessionToken"]?.stringValue)
+            let event = try await call(
+                client, .post, "/parse/classes/Event", body: #"{"name":"party"}"#, headers: key.merging(session(token)) { a, _ in a })
+            let eventId = try #require(event.json["objectId"]?.stringValue)
+            #expect(try await call(client, .get, "/parse/classes/Event/\(eventId)", headers: key).status == 404)
+            let again = try await call(client, .post, "/parse/users", body: anonymous(uuid), headers: key)
+            #expect(again.status == 200 && again.json["objectId"] == created.json["objectId"])
         }
     }
 }

@@ -118,4 +118,42 @@ import Testing
         #expect(count == 1)
         try store.close()
     }
+
+    /// `rooftop config print`: file < environment < flags, Parse names, secrets redacted.
+    @Test func configPrintLayersAndRedacts() throws {
+        let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = #"{"appId":"from-file","masterKey":"s3cret","port":2000,"sessionLength":60,"defaultACL":{"Todo":"owner"}}"#
+        try file.write(to: dir.appendingPathComponent("rooftop.json"), atomically: true, encoding: .utf8)
+        func run(_ arguments: [String], _ environment: [String: String]) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            process.environment = environment
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let env = ["PARSE_SERVER_SESSION_LENGTH": "120", "ROOFTOP_PASSWORD_POLICY": #"{"minLength":12}"#, "PARSE_SERVER_PORT": "3000"]
+        let (status, output) = try run(["config", "print", "--data-dir", dir.path, "--port", "4000"], env)
+        #expect(status == 0)
+        let config = try JSONParser.parse(output)
+        #expect(config["appId"] == "from-file")
+        #expect(config["masterKey"] == "<redacted>")
+        #expect(config["sessionLength"] == 120)
+        #expect(config["port"] == 4000)
+        #expect(config["passwordPolicy"]?["minLength"] == 12)
+        #expect(config["defaultACL"]?["Todo"] == "owner")
+        #expect(!output.contains("s3cret"))
+        let (badStatus, badOutput) = try run(["config", "print", "--data-dir", dir.path], ["ROOFTOP_PASSWORD_POLICY": #"{"validatorPattern":"x"}"#])
+        #expect(badStatus != 0)
+        #expect(badOutput.contains("passwordPolicy.validatorPattern"))
+    }
 }
