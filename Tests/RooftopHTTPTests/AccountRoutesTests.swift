@@ -208,4 +208,25 @@ import Testing
             #expect(try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"] == 2)
         }
     }
+
+    /// Seed 000: a post pointing at its user, queried by that pointer; querying users.
+    @Test func seed000PointerAssociationAndUserQuery() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let ana = try await signUp(client, #"{"username":"ana","password":"correct horse","phone":"415-392-0202"}"#)
+            let id = try #require(ana.json["objectId"]?.stringValue)
+            let token = try #require(ana.json["sessionToken"]?.stringValue)
+            let pointer = #"{"__type":"Pointer","className":"_User","objectId":"\#(id)"}"#
+            let post = try await call(client, .post, "/parse/classes/Post", body: #"{"title":"hello","user":\#(pointer)}"#, headers: session(token))
+            #expect(post.status == 201)
+            let mine = try await call(
+                client, .get, "/parse/classes/Post?where=\(encoded(#"{"user":\#(pointer)}"#))&include=user", headers: session(token))
+            let first = mine.json["results"]?.arrayValue?.first
+            #expect(first?["title"] == "hello")
+            #expect(first?["user"]?["username"] == "ana")
+            #expect(first?["user"]?["phone"] == "415-392-0202")
+            let users = try await call(client, .get, "/parse/users?where=\(encoded(#"{"username":"ana"}"#))", headers: session(token))
+            #expect(users.json["results"]?.arrayValue?.count == 1)
+            #expect(users.json["results"]?.arrayValue?.first?["_hashed_password"] == nil)
+        }
+    }
 }
