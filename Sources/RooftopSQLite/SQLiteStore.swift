@@ -127,30 +127,7 @@ public final class SQLiteStore: DataStore {
     public func find(_ request: FindRequest) async throws -> [StoredObject] {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
-        if SQLiteStore.isPointLookup(request) {
-            // A primary-key lookup takes microseconds: running it on the calling thread saves
-            // two thread hops, which on a small machine is most of a get-by-id's cost.
-            return try readInline(statement) { row in try SQLiteStore.object(from: row) }
-        }
         return try await read(statement) { row in try SQLiteStore.object(from: row) }
-    }
-
-    /// `objectId == x` (what `GET /classes/C/:id` asks), which SQLite answers from the primary key.
-    static func isPointLookup(_ request: FindRequest) -> Bool {
-        if case .field(let path, .equals(.string)) = request.query, path.field == .objectId, path.subkeys.isEmpty { return true }
-        return false
-    }
-
-    private func readInline<T>(_ statement: SQLFragment, _ transform: (Row) throws -> T) throws -> [T] {
-        do {
-            return try pool.unsafeRead { db in
-                let prepared = try db.cachedStatement(sql: statement.sql)
-                try prepared.setArguments(SQLiteStore.arguments(statement.bindings))
-                return try Row.fetchAll(prepared).map(transform)
-            }
-        } catch let error as DatabaseError {
-            throw StorageError.unavailable("\(error)")
-        }
     }
 
     /// Counts a query's matches with the caller's access.

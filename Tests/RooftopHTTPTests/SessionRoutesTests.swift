@@ -104,4 +104,22 @@ import Testing
             #expect(try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse"}"#).status == 200)
         }
     }
+
+    /// Many signed-in reads at once (each resolving a session, roles, then the object) must all
+    /// complete: reads never block a Swift concurrency thread waiting for a database reader.
+    @Test(.timeLimit(.minutes(1))) func concurrentSignedInReadsComplete() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let signUp = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#)
+            let token = try #require(signUp.json["sessionToken"]?.stringValue)
+            let note = try #require(
+                try await call(client, .post, "/parse/classes/Note", body: #"{"t":"x"}"#, headers: session(token)).json["objectId"]?.stringValue)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<300 {
+                    group.addTask { try await call(client, .get, "/parse/classes/Note/\(note)", headers: session(token)).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.count == 300 && statuses.allSatisfy { $0 == 200 })
+        }
+    }
 }
