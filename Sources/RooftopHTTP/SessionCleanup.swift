@@ -2,7 +2,7 @@ import Logging
 import RooftopServices
 import ServiceLifecycle
 
-/// Deletes expired sessions every `interval`, for as long as the server runs; stops at once on
+/// Deletes expired sessions (and, when configured, inactive anonymous users) every `interval`, for as long as the server runs; stops at once on
 /// graceful shutdown so the database can close cleanly.
 struct SessionCleanup: Service {
     let accounts: Accounts
@@ -25,6 +25,8 @@ struct SessionCleanup: Service {
                 do {
                     let removed = try await accounts.deleteExpiredSessions()
                     if removed > 0 { logger.info("deleted \(removed) expired sessions") }
+                    let anonymous = try await accounts.deleteInactiveAnonymousUsers()
+                    if anonymous > 0 { logger.info("deleted \(anonymous) inactive anonymous users") }
                 } catch {
                     logger.error("expired-session cleanup failed", metadata: ["error": "\(error)"])
                 }

@@ -35,6 +35,7 @@ struct ServerConfiguration: Sendable {
     var enableAnonymousUsers = true
     var defaultACL: [String: DefaultACL] = [:]
     var minPasswordLength = 8
+    var anonymousUserTTL = 0
     var queryLimits = QueryLimits()
 
     /// Every key, for `config print` and the docs.
@@ -42,7 +43,7 @@ struct ServerConfiguration: Sendable {
         "host", "port", "dataDir", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey", "masterKeyIps",
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
-        "enableAnonymousUsers", "defaultACL", "passwordPolicy",
+        "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL",
     ]
 
     /// Keys inside `requestComplexity` (Parse Server 9 names, plus Rooftop's own query limits).
@@ -110,6 +111,7 @@ struct ServerConfiguration: Sendable {
             case "enableAnonymousUsers": enableAnonymousUsers = try bool()
             case "defaultACL": defaultACL = try Self.parseDefaultACL(value, source: source)
             case "passwordPolicy": try applyPasswordPolicy(value, source: source)
+            case "anonymousUserTTL": anonymousUserTTL = try int()
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -118,6 +120,7 @@ struct ServerConfiguration: Sendable {
             throw ConfigError("mountPath must start with / and not end with /")
         }
         guard (1...65535).contains(port) || port == 0 else { throw ConfigError("port must be between 1 and 65535") }
+        guard anonymousUserTTL >= 0 else { throw ConfigError("anonymousUserTTL must be 0 (off) or a number of seconds") }
         guard sessionLength > 0 else { throw ConfigError("sessionLength must be a positive number of seconds") }
         guard (6...64).contains(objectIdSize) else { throw ConfigError("objectIdSize must be between 6 and 64") }
     }
@@ -213,6 +216,7 @@ struct ServerConfiguration: Sendable {
         a.enforcePrivateUsers = enforcePrivateUsers
         a.enableAnonymousUsers = enableAnonymousUsers
         a.minPasswordLength = minPasswordLength
+        a.anonymousUserTTL = anonymousUserTTL
         return a
     }
 
@@ -250,6 +254,7 @@ struct ServerConfiguration: Sendable {
             "enableAnonymousUsers": .bool(enableAnonymousUsers),
             "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
             "passwordPolicy": ["minLength": .number(Double(minPasswordLength))],
+            "anonymousUserTTL": .number(Double(anonymousUserTTL)),
             "requestComplexity": [
                 "batchRequestLimit": .number(Double(batchRequestLimit)), "includeLimit": .number(Double(queryLimits.maxIncludes)),
                 "subqueryLimit": .number(Double(queryLimits.maxDepth)), "inValuesLimit": .number(Double(queryLimits.maxInValues)),

@@ -104,4 +104,27 @@ import Testing
             #expect(again.status == 200 && again.json["objectId"] == created.json["objectId"])
         }
     }
+
+    /// With `anonymousUserTTL`, never-converted anonymous users go after the inactivity period;
+    /// converted ones stay.
+    @Test func inactiveAnonymousUsersAreCleanedUp() async throws {
+        var accounts = AccountsConfiguration()
+        accounts.anonymousUserTTL = 1
+        try await withServer(accounts: accounts, sessionCleanupInterval: .milliseconds(200)) { (client: any TestClientProtocol) async throws in
+            let idle = try #require(try await call(client, .post, "/parse/users", body: anonymous(UUID().uuidString)).json["objectId"]?.stringValue)
+            let kept = try await call(client, .post, "/parse/users", body: anonymous(UUID().uuidString))
+            let keptId = try #require(kept.json["objectId"]?.stringValue)
+            let token = try #require(kept.json["sessionToken"]?.stringValue)
+            _ = try await call(
+                client, .put, "/parse/users/\(keptId)", body: #"{"username":"ana","password":"correct horse","authData":{"anonymous":null}}"#,
+                headers: session(token))
+            var idleStatus = 200
+            for _ in 0..<40 where idleStatus != 404 {
+                try await Task.sleep(for: .milliseconds(100))
+                idleStatus = try await call(client, .get, "/parse/users/\(idle)", master: true).status
+            }
+            #expect(idleStatus == 404)
+            #expect(try await call(client, .get, "/parse/users/\(keptId)", master: true).json["username"] == "ana")
+        }
+    }
 }

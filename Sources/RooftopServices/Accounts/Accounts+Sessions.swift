@@ -116,3 +116,41 @@ extension Accounts {
         }
     }
 }
+
+extension Accounts {
+    /// Deletes anonymous users never converted (no password, no other provider) that have been
+    /// inactive — not updated and no session opened — for `config.anonymousUserTTL` seconds,
+    /// with their sessions. Their objects stay (readable by the master key). Off when the TTL is 0.
+    public func deleteInactiveAnonymousUsers(batchSize: Int = 200) async throws -> Int {
+        guard config.anonymousUserTTL > 0 else { return 0 }
+        let now = objects.clock()
+        let cutoff = ParseDate(millisecondsSince1970: now.millisecondsSince1970 - Int64(config.anonymousUserTTL) * 1000)
+        let query = QueryNode.and([
+            .field(FieldPath(field: .internal(authIdOf: "anonymous")), .exists(true)),
+            .field(FieldPath(field: .internal(.hashedPassword)), .exists(false)),
+            .field(FieldPath(field: .updatedAt), .compare(.lt, .string(cutoff.iso))),
+        ])
+        var options = FindOptions()
+        options.limit = batchSize
+        let users = try await objects.store.find(
+            FindRequest(className: .user, query: query, options: options, scope: AccessScope(classes: [.user: .master])))
+        var removed = 0
+        for user in users {
+            // Only anonymous: any other provider makes it a real account.
+            let providers = user.fields.keys.filter { $0.hasPrefix(FieldName.authIdPrefix) }
+            guard providers == [FieldName.authIdPrefix + "anonymous"] else { continue }
+            let recent = QueryNode.and([
+                .field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: user.objectId).pointerJSON)),
+                .field(FieldPath(field: .createdAt), .compare(.gte, .string(cutoff.iso))),
+            ])
+            var one = FindOptions()
+            one.limit = 1
+            let active = try await objects.store.find(
+                FindRequest(className: .session, query: recent, options: one, scope: AccessScope(classes: [.session: .master])))
+            guard active.isEmpty else { continue }
+            try await deleteUser(user.objectId, principal: .master)
+            removed += 1
+        }
+        return removed
+    }
+}

@@ -11,6 +11,8 @@ public struct AccountsConfiguration: Sendable {
     public var enforcePrivateUsers = true
     /// Whether `authData.anonymous` may create and log in users (Parse default: true).
     public var enableAnonymousUsers = true
+    /// Seconds of inactivity after which never-converted anonymous users are deleted; 0 = never.
+    public var anonymousUserTTL = 0
 
     /// Creates the defaults.
     public init() {}
