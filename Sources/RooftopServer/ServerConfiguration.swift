@@ -36,6 +36,7 @@ struct ServerConfiguration: Sendable {
     var defaultACL: [String: DefaultACL] = [:]
     var minPasswordLength = 8
     var anonymousUserTTL = 0
+    var extendSessionOnUse = false
     var queryLimits = QueryLimits()
 
     /// Every key, for `config print` and the docs.
@@ -43,7 +44,7 @@ struct ServerConfiguration: Sendable {
         "host", "port", "dataDir", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey", "masterKeyIps",
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
-        "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL",
+        "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL", "extendSessionOnUse",
     ]
 
     /// Keys inside `requestComplexity` (Parse Server 9 names, plus Rooftop's own query limits).
@@ -112,6 +113,7 @@ struct ServerConfiguration: Sendable {
             case "defaultACL": defaultACL = try Self.parseDefaultACL(value, source: source)
             case "passwordPolicy": try applyPasswordPolicy(value, source: source)
             case "anonymousUserTTL": anonymousUserTTL = try int()
+            case "extendSessionOnUse": extendSessionOnUse = try bool()
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -217,6 +219,7 @@ struct ServerConfiguration: Sendable {
         a.enableAnonymousUsers = enableAnonymousUsers
         a.minPasswordLength = minPasswordLength
         a.anonymousUserTTL = anonymousUserTTL
+        a.extendSessionOnUse = extendSessionOnUse
         return a
     }
 
@@ -254,7 +257,7 @@ struct ServerConfiguration: Sendable {
             "enableAnonymousUsers": .bool(enableAnonymousUsers),
             "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
             "passwordPolicy": ["minLength": .number(Double(minPasswordLength))],
-            "anonymousUserTTL": .number(Double(anonymousUserTTL)),
+            "anonymousUserTTL": .number(Double(anonymousUserTTL)), "extendSessionOnUse": .bool(extendSessionOnUse),
             "requestComplexity": [
                 "batchRequestLimit": .number(Double(batchRequestLimit)), "includeLimit": .number(Double(queryLimits.maxIncludes)),
                 "subqueryLimit": .number(Double(queryLimits.maxDepth)), "inValuesLimit": .number(Double(queryLimits.maxInValues)),

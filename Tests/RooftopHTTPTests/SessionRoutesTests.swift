@@ -122,4 +122,24 @@ import Testing
             #expect(statuses.count == 300 && statuses.allSatisfy { $0 == 200 })
         }
     }
+
+    /// `extendSessionOnUse`: a session used past half its life is renewed; unused ones expire.
+    @Test func slidingExpiry() async throws {
+        var accounts = AccountsConfiguration()
+        accounts.sessionLength = 2
+        accounts.extendSessionOnUse = true
+        try await withServer(accounts: accounts) { (client: any TestClientProtocol) async throws in
+            let used = try #require(
+                try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?
+                    .stringValue)
+            let unused = try #require(
+                try await call(client, .post, "/parse/users", body: #"{"username":"bob","password":"correct horse"}"#).json["sessionToken"]?
+                    .stringValue)
+            try await Task.sleep(for: .milliseconds(1300))
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(used)).status == 200)  // renewed to +2 s
+            try await Task.sleep(for: .milliseconds(1200))
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(used)).status == 200)
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(unused)).json["code"] == 209)
+        }
+    }
 }

@@ -11,6 +11,8 @@ public struct AccountsConfiguration: Sendable {
     public var enforcePrivateUsers = true
     /// Whether `authData.anonymous` may create and log in users (Parse default: true).
     public var enableAnonymousUsers = true
+    /// Whether using a session past half its lifetime renews it (Parse: `extendSessionOnUse`).
+    public var extendSessionOnUse = false
     /// Seconds of inactivity after which never-converted anonymous users are deleted; 0 = never.
     public var anonymousUserTTL = 0
 
@@ -260,8 +262,23 @@ public struct Accounts: Sendable {
             let userId = session.fields["user"]?["objectId"]?.stringValue,
             let expires = session.fields["expiresAt"]?["iso"]?.stringValue.flatMap(ParseDate.init(iso:))
         else { throw Self.invalidToken }
-        let remaining = expires.millisecondsSince1970 - objects.clock().millisecondsSince1970
+        let now = objects.clock()
+        var remaining = expires.millisecondsSince1970 - now.millisecondsSince1970
         guard remaining > 0 else { throw Self.invalidToken }
+        let length = Int64(config.sessionLength) * 1000
+        if config.extendSessionOnUse && remaining < length / 2 {
+            // Sliding expiry, at most once per half lifetime so a busy session isn't rewritten on
+            // every request.
+            let renewed = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + length)
+            var write = ObjectWrite()
+            write.operations = [(FieldPath(field: try FieldName("expiresAt")), .set(["__type": "Date", "iso": .string(renewed.iso)]))]
+            _ = try? await objects.store.write([
+                .update(
+                    className: .session, objectId: session.objectId, at: now, write: write, access: .master,
+                    grant: SchemaGrant(createClass: false, addFields: false))
+            ])
+            remaining = length
+        }
         await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining))
         return (userId, session.objectId)
     }
