@@ -52,6 +52,15 @@ import Testing
             #expect(try await signUp(client, #"{"username":"x","password":"short"}"#).json["code"] == 142)
             #expect(try await signUp(client, #"{"username":"x","password":"long enough","email":"nope"}"#).json["code"] == 125)
             #expect(try await signUp(client, #"{"username":"x","password":"long enough","emailVerified":true}"#).json["code"] == 119)
+            #expect(try await signUp(client, #"{"username":"x","password":"long enough","sessionToken":"r:mine"}"#).json["code"] == 105)
+            #expect(try await signUp(client, #"{"username":"x","password":"long enough","objectId":"Chosen1234"}"#).json["code"] == 105)
+            #expect(try await signUp(client, #"{"username":"x","password":"long enough","_hashed_password":"$2b$"}"#).json["code"] == 105)
+            // A chosen ACL is kept, with the user added so it can't lock itself out.
+            let custom = try await signUp(client, #"{"username":"acl","password":"long enough","ACL":{"*":{"read":true}}}"#)
+            let customId = try #require(custom.json["objectId"]?.stringValue)
+            let stored = try await call(client, .get, "/parse/users/\(customId)", master: true)
+            #expect(stored.json["ACL"]?["*"] == ["read": true])
+            #expect(stored.json["ACL"]?[customId] == ["read": true, "write": true])
             #expect(try await signUp(client, #"{"username":"Ana","password":"long enough","email":"a@b.co"}"#).status == 201)
             // Taken in any letter case or Unicode form (fullwidth "Ａｎａ").
             #expect(try await signUp(client, #"{"username":"ANA","password":"long enough"}"#).json["code"] == 202)
@@ -116,13 +125,18 @@ import Testing
     @Test func concurrentSignUpsHaveOneWinner() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<20 {
-                    group.addTask { try await call(client, .post, "/parse/users", body: #"{"username":"race","password":"long enough"}"#).status }
+                for i in 0..<50 {
+                    // Same name in different letter cases: still one account.
+                    let name = i % 2 == 0 ? "race" : "RACE"
+                    group.addTask {
+                        let reply = try await call(client, .post, "/parse/users", body: #"{"username":"\#(name)","password":"long enough"}"#)
+                        return reply.status == 201 ? 201 : Int(reply.json["code"]?.numberValue ?? 0)
+                    }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             #expect(statuses.filter { $0 == 201 }.count == 1)
-            #expect(statuses.filter { $0 == 400 }.count == 19)
+            #expect(statuses.filter { $0 == 202 }.count == 49)
         }
     }
 

@@ -127,4 +127,18 @@ import Testing
             #expect(try await call(client, .get, "/parse/users/\(keptId)", master: true).json["username"] == "ana")
         }
     }
+
+    /// An identity already linked to another user can't be linked again: 208.
+    @Test func identityLinkedElsewhereIs208() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let uuid = UUID().uuidString.lowercased()
+            _ = try await call(client, .post, "/parse/users", body: anonymous(uuid))
+            let bob = try await call(client, .post, "/parse/users", body: #"{"username":"bob","password":"correct horse"}"#)
+            let bobId = try #require(bob.json["objectId"]?.stringValue)
+            let token = try #require(bob.json["sessionToken"]?.stringValue)
+            let link = try await call(client, .put, "/parse/users/\(bobId)", body: anonymous(uuid), headers: session(token))
+            #expect(link.json == ["code": 208, "error": "this auth is already used"])
+            #expect(try await call(client, .put, "/parse/users/\(bobId)", body: #"{"authData":null}"#, headers: session(token)).json["code"] == 252)
+        }
+    }
 }

@@ -92,9 +92,10 @@ public struct Accounts: Sendable {
             }
             email = text
         }
-        for key in ["emailVerified", "sessionToken", "ACL"] where fields[key] != nil {
-            throw ParseError(.operationForbidden, "Clients aren't allowed to set \(key) on sign-up.")
+        if fields["emailVerified"] != nil {
+            throw ParseError(.operationForbidden, "Clients aren't allowed to manually update email verification.")
         }
+        if fields["sessionToken"] != nil { throw ParseError(.invalidKeyName, "sessionToken is an invalid field name.") }
         var write = try ObjectWrite(body: fields, isCreate: true)
         if write.objectId != nil { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
         let userId = ObjectId.generate(length: objects.config.objectIdSize)
@@ -115,7 +116,14 @@ public struct Accounts: Sendable {
             }
             write.operations.append((FieldPath(field: try FieldName("authData")), .set(.object(authData))))
         }
-        write.acl = ACL(readers: config.enforcePrivateUsers ? [userId] : [userId, "*"], writers: [userId])
+        if var acl = write.acl {
+            // A chosen ACL is kept, but the user can always read and write itself.
+            acl.readers.insert(userId)
+            acl.writers.insert(userId)
+            write.acl = acl
+        } else {
+            write.acl = ACL(readers: config.enforcePrivateUsers ? [userId] : [userId, "*"], writers: [userId])
+        }
         let now = objects.clock()
         let token = tokens.newToken()
         let grant = SchemaGrant(createClass: true, addFields: true)
