@@ -70,9 +70,8 @@ struct ServerConfiguration: Sendable {
                 throw ConfigError("\(source): \(key) must be a string")
             }
             func int() throws -> Int {
-                if let n = value.intValue { return n }
-                if let s = value.stringValue, let n = Int(s) { return n }
-                throw ConfigError("\(source): \(key) must be an integer")
+                guard let n = Self.integer(value) else { throw ConfigError("\(source): \(key) must be an integer") }
+                return n
             }
             func bool() throws -> Bool {
                 if case .bool(let b) = value { return b }
@@ -127,6 +126,16 @@ struct ServerConfiguration: Sendable {
         guard (6...64).contains(objectIdSize) else { throw ConfigError("objectIdSize must be between 6 and 64") }
     }
 
+    /// A nested option: an object in the file, its JSON text in the environment.
+    static func nestedObject(_ value: JSON) -> [String: JSON]? {
+        value.objectValue ?? value.stringValue.flatMap { try? JSONParser.parse($0) }?.objectValue
+    }
+
+    /// An integer given as a number (file) or as text (environment, flags).
+    static func integer(_ value: JSON) -> Int? {
+        value.intValue ?? value.stringValue.flatMap { Int($0) }
+    }
+
     /// `defaultACL`: `"public"`/`"owner"` for every class, or `{"Todo":"owner","*":"public"}`
     /// (an object, or its JSON text from the environment).
     static func parseDefaultACL(_ value: JSON, source: String) throws -> [String: DefaultACL] {
@@ -135,8 +144,7 @@ struct ServerConfiguration: Sendable {
             return policy
         }
         if let text = value.stringValue, DefaultACL(rawValue: text) != nil { return ["*": try policy(text)] }
-        var object = value.objectValue
-        if object == nil, let text = value.stringValue { object = (try? JSONParser.parse(text))?.objectValue }
+        let object = Self.nestedObject(value)
         guard let object else { throw ConfigError("\(source): defaultACL must be public, owner or an object of them") }
         var result: [String: DefaultACL] = [:]
         for (name, item) in object {
@@ -149,13 +157,12 @@ struct ServerConfiguration: Sendable {
     /// `passwordPolicy`: `minLength` so far. Parse's other policy keys are refused rather than
     /// ignored, so a migrated configuration never silently loses a rule.
     private mutating func applyPasswordPolicy(_ value: JSON, source: String) throws {
-        var object = value.objectValue
-        if object == nil, let text = value.stringValue { object = (try? JSONParser.parse(text))?.objectValue }
+        let object = Self.nestedObject(value)
         guard let object else { throw ConfigError("\(source): passwordPolicy must be an object") }
         for (key, item) in object {
             switch key {
             case "minLength":
-                guard let n = item.intValue ?? item.stringValue.flatMap({ Int($0) }), (1...72).contains(n) else {
+                guard let n = Self.integer(item), (1...72).contains(n) else {
                     throw ConfigError("\(source): passwordPolicy.minLength must be between 1 and 72")
                 }
                 minPasswordLength = n
@@ -166,11 +173,10 @@ struct ServerConfiguration: Sendable {
 
     /// `requestComplexity`: an object, or its JSON text (from the environment).
     private mutating func applyComplexity(_ value: JSON, source: String) throws {
-        var object = value.objectValue
-        if object == nil, let text = value.stringValue { object = (try? JSONParser.parse(text))?.objectValue }
+        let object = Self.nestedObject(value)
         guard let object else { throw ConfigError("\(source): requestComplexity must be an object") }
         for (key, item) in object {
-            guard let n = item.intValue ?? item.stringValue.flatMap({ Int($0) }), n > 0 else {
+            guard let n = Self.integer(item), n > 0 else {
                 throw ConfigError("\(source): requestComplexity.\(key) must be a positive integer")
             }
             switch key {

@@ -8,6 +8,7 @@ import RooftopCore
 import RooftopHTTP
 import RooftopSQLite
 import RooftopServices
+import RooftopStorage
 
 /// A reply as the tests read it.
 struct Reply {
@@ -22,15 +23,21 @@ let testMasterKey = "test-master-key"
 protocol LiveServerTest {}
 
 extension LiveServerTest {
+    /// Runs `body` against a live server on a fresh SQLite file.
+    ///
+    /// - Parameters:
+    ///   - directory: where the database goes; the caller owns it (to inspect the files after
+    ///     the database is closed). A temporary directory, removed afterwards, by default.
+    ///   - wrap: decorates the store (to count or fail reads).
     func withServer(
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
         accounts: AccountsConfiguration = AccountsConfiguration(), sessionCleanupInterval: Duration = .seconds(3600),
+        in directory: URL? = nil, wrap: (SQLiteStore) -> any DataStore = { $0 },
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
+        let dir = directory ?? temporaryDataDirectory()
+        defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
+        let sqlite = try openStore(in: dir)
         var services = ServicesConfiguration()
         services.allowClientClassCreation = true
         var http = HTTPConfiguration(appId: testAppId, masterKey: testMasterKey)
@@ -38,10 +45,22 @@ extension LiveServerTest {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let app = buildApplication(
-            store: store, services: services, http: http, host: "127.0.0.1", port: 0, logger: logger,
+            store: wrap(sqlite), services: services, http: http, host: "127.0.0.1", port: 0, logger: logger,
             passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts,
             sessionCleanupInterval: sessionCleanupInterval)
         try await app.test(.live) { client in try await body(client) }
+        try sqlite.close()
+    }
+
+    /// A new, not yet created, directory under the system's temporary directory.
+    func temporaryDataDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-test-\(UUID().uuidString)")
+    }
+
+    /// `data.db` in `dir`, creating the directory.
+    func openStore(in dir: URL) throws -> SQLiteStore {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
     }
 
     func call(
@@ -60,10 +79,9 @@ extension LiveServerTest {
 
     /// A fresh SQLite file and the object use cases over it.
     func withObjects(_ body: (Objects, Schemas) async throws -> Void) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-roles-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
+        let store = try openStore(in: dir)
         var config = ServicesConfiguration()
         config.allowClientClassCreation = true
         try await body(Objects(store: store, config: config, clock: { ParseDate(millisecondsSince1970: 1_700_000_000_000) }), Schemas(store: store))

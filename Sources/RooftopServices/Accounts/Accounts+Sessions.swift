@@ -7,15 +7,12 @@ extension Accounts {
 
     /// `GET /sessions`: the caller's own sessions (the master key sees every session).
     public func listSessions(principal: Principal) async throws -> [JSON] {
-        var options = FindOptions()
-        options.limit = 1000
         var query = QueryNode.always
         if !principal.isMaster {
             guard let userId = principal.userId else { throw Self.invalidToken }
-            query = .field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: userId).pointerJSON))
+            query = try Self.sessions(of: userId)
         }
-        let request = FindRequest(className: .session, query: query, options: options, scope: AccessScope(classes: [.session: .master]))
-        return try await objects.store.find(request).map { .object($0.json) }
+        return try await find(.session, query, limit: 1000).map { .object($0.json) }
     }
 
     /// `GET /sessions/me`: the session of the request's token, with the token.
@@ -53,7 +50,7 @@ extension Accounts {
     public func deleteSession(_ sessionId: String, principal: Principal) async throws {
         _ = try await ownSession(sessionId, principal: principal)
         _ = try await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
-        await cache.removeSession(sessionId)
+        await cache.removeSessions([sessionId])
     }
 
     /// `POST /sessions`: a further session for the signed-in user (server fields are refused).
@@ -82,8 +79,7 @@ extension Accounts {
     func ownSession(_ sessionId: String, principal: Principal) async throws -> [String: JSON] {
         guard ObjectId.isPlausible(sessionId) else { throw ParseError.objectNotFound }
         let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(sessionId)))
-        let request = FindRequest(className: .session, query: query, scope: AccessScope(classes: [.session: .master]))
-        guard let session = try await objects.store.find(request).first,
+        guard let session = try await find(.session, query, limit: 1).first,
             principal.isMaster || (principal.userId != nil && session.fields["user"]?["objectId"]?.stringValue == principal.userId)
         else { throw ParseError.objectNotFound }
         return session.json
@@ -97,12 +93,9 @@ extension Accounts {
     public func deleteExpiredSessions(batchSize: Int = 500) async throws -> Int {
         let now = objects.clock()
         let expired = QueryNode.field(FieldPath(field: try FieldName("expiresAt")), .compare(.lt, ["__type": "Date", "iso": .string(now.iso)]))
-        var options = FindOptions()
-        options.limit = batchSize
         var total = 0
         while true {
-            let request = FindRequest(className: .session, query: expired, options: options, scope: AccessScope(classes: [.session: .master]))
-            let ids = try await objects.store.find(request).map(\.objectId)
+            let ids = try await find(.session, expired, limit: batchSize).map(\.objectId)
             if ids.isEmpty { return total }
             // A session deleted meanwhile (logout) makes its delete fail; do those one by one.
             do {
@@ -110,7 +103,7 @@ extension Accounts {
             } catch {
                 for id in ids { _ = try? await objects.store.write([.delete(className: .session, objectId: id, access: .master)]) }
             }
-            for id in ids { await cache.removeSession(id) }
+            await cache.removeSessions(Set(ids))
             total += ids.count
             if ids.count < batchSize { return total }
         }
@@ -130,24 +123,16 @@ extension Accounts {
             .field(FieldPath(field: .internal(.hashedPassword)), .exists(false)),
             .field(FieldPath(field: .updatedAt), .compare(.lt, .string(cutoff.iso))),
         ])
-        var options = FindOptions()
-        options.limit = batchSize
-        let users = try await objects.store.find(
-            FindRequest(className: .user, query: query, options: options, scope: AccessScope(classes: [.user: .master])))
+        let users = try await find(.user, query, limit: batchSize)
         var removed = 0
         for user in users {
             // Only anonymous: any other provider makes it a real account.
             let providers = user.fields.keys.filter { $0.hasPrefix(FieldName.authIdPrefix) }
             guard providers == [FieldName.authIdPrefix + "anonymous"] else { continue }
             let recent = QueryNode.and([
-                .field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: user.objectId).pointerJSON)),
-                .field(FieldPath(field: .createdAt), .compare(.gte, .string(cutoff.iso))),
+                try Self.sessions(of: user.objectId), .field(FieldPath(field: .createdAt), .compare(.gte, .string(cutoff.iso))),
             ])
-            var one = FindOptions()
-            one.limit = 1
-            let active = try await objects.store.find(
-                FindRequest(className: .session, query: recent, options: one, scope: AccessScope(classes: [.session: .master])))
-            guard active.isEmpty else { continue }
+            guard try await find(.session, recent, limit: 1).isEmpty else { continue }
             try await deleteUser(user.objectId, principal: .master)
             removed += 1
         }

@@ -30,7 +30,6 @@ extension Accounts {
     }
 
     func user(_ userId: String) async throws -> StoredObject? {
-        let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(userId)))
-        return try await objects.store.find(FindRequest(className: .user, query: query, scope: AccessScope(classes: [.user: .master]))).first
+        try await find(.user, .field(FieldPath(field: .objectId), .equals(.string(userId))), limit: 1).first
     }
 }

@@ -23,23 +23,12 @@ extension Accounts {
         write.objectId = nil
         if !principal.isMaster {
             // Users can't lock themselves out through their own ACL (Parse force-adds them).
-            if var acl = write.acl {
-                acl.readers.insert(userId)
-                acl.writers.insert(userId)
-                write.acl = acl
-            }
+            write.acl = write.acl.map { Self.keepingOwner($0, userId) }
             if write.clearsACL { write.acl = ACL(readers: [userId], writers: [userId]) }
         }
-        if let username {
-            guard !username.isEmpty else { throw ParseError(.usernameMissing, "bad or missing username") }
-            write.operations.append((FieldPath(field: try FieldName("username")), .set(.string(username))))
-            write.operations.append((FieldPath(field: .internal(.usernameKey)), .set(.string(AccountKey.normalize(username)))))
-        }
-        if let email {
-            guard AccountKey.isPlausibleEmail(email) else { throw ParseError(.invalidEmailAddress, "Email address format is invalid.") }
-            write.operations.append((FieldPath(field: try FieldName("email")), .set(.string(email))))
-            write.operations.append((FieldPath(field: .internal(.emailKey)), .set(.string(AccountKey.normalize(email)))))
-        }
+        if username?.isEmpty == true { throw ParseError(.usernameMissing, "bad or missing username") }
+        if let email, !AccountKey.isPlausibleEmail(email) { throw ParseError(.invalidEmailAddress, "Email address format is invalid.") }
+        write.operations += try Self.nameOperations(username: username, email: email)
         var operations: [WriteOperation] = []
         var newToken: String?
         let now = objects.clock()
@@ -101,14 +90,16 @@ extension Accounts {
     }
 
     func sessionIds(of userId: String, installationId: String? = nil) async throws -> [String] {
-        var query = QueryNode.field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: userId).pointerJSON))
+        var query = try Self.sessions(of: userId)
         if let installationId {
             query = .and([query, .field(FieldPath(field: try FieldName("installationId")), .equals(.string(installationId)))])
         }
-        var options = FindOptions()
-        options.limit = 10_000
-        let request = FindRequest(className: .session, query: query, options: options, scope: AccessScope(classes: [.session: .master]))
-        return try await objects.store.find(request).map(\.objectId)
+        return try await find(.session, query, limit: 10_000).map(\.objectId)
+    }
+
+    /// `_Session` objects whose `user` is `userId`.
+    static func sessions(of userId: String) throws(ParseError) -> QueryNode {
+        .field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: userId).pointerJSON))
     }
 
     /// Writes a group, mapping unique-key violations to 202/203 and a missing user to 101.

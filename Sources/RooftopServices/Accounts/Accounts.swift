@@ -69,8 +69,7 @@ public struct Accounts: Sendable {
         }
         if !identities.isEmpty {
             if let existing = try await findUser(byIdentities: identities) {
-                let token = try await openSession(for: existing, action: "login", provider: identities[0].provider, installationId: installationId)
-                return SignUpResult(user: existing, sessionToken: token, created: false)
+                return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
             }
             if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
         }
@@ -99,12 +98,7 @@ public struct Accounts: Sendable {
         var write = try ObjectWrite(body: fields, isCreate: true)
         if write.objectId != nil { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
         let userId = ObjectId.generate(length: objects.config.objectIdSize)
-        write.operations.append((FieldPath(field: try FieldName("username")), .set(.string(username))))
-        write.operations.append((FieldPath(field: .internal(.usernameKey)), .set(.string(AccountKey.normalize(username)))))
-        if let email {
-            write.operations.append((FieldPath(field: try FieldName("email")), .set(.string(email))))
-            write.operations.append((FieldPath(field: .internal(.emailKey)), .set(.string(AccountKey.normalize(email)))))
-        }
+        write.operations += try Self.nameOperations(username: username, email: email)
         if let password {
             write.operations.append((FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(password)))))
         }
@@ -116,14 +110,10 @@ public struct Accounts: Sendable {
             }
             write.operations.append((FieldPath(field: try FieldName("authData")), .set(.object(authData))))
         }
-        if var acl = write.acl {
-            // A chosen ACL is kept, but the user can always read and write itself.
-            acl.readers.insert(userId)
-            acl.writers.insert(userId)
-            write.acl = acl
-        } else {
-            write.acl = ACL(readers: config.enforcePrivateUsers ? [userId] : [userId, "*"], writers: [userId])
-        }
+        // A chosen ACL is kept, but the user can always read and write itself.
+        write.acl =
+            write.acl.map { Self.keepingOwner($0, userId) }
+            ?? ACL(readers: config.enforcePrivateUsers ? [userId] : [userId, "*"], writers: [userId])
         let now = objects.clock()
         let token = tokens.newToken()
         let grant = SchemaGrant(createClass: true, addFields: true)
@@ -132,29 +122,53 @@ public struct Accounts: Sendable {
             provider: identities.first?.provider ?? "password", installationId: installationId, at: now)
         let outcomes: [WriteOutcome]
         do {
-            outcomes = try await objects.store.write([
-                .insert(className: .user, objectId: userId, at: now, write: write, grant: grant), session,
-            ])
-        } catch let error as StorageError {
+            outcomes = try await writeAccountGroup([.insert(className: .user, objectId: userId, at: now, write: write, grant: grant), session])
+        } catch let error as ParseError where error.code == Self.identityTaken && !identities.isEmpty {
             // Two first logins with one identity raced: the other one created the user.
-            if let field = error.duplicateField ?? nil, field.hasPrefix(FieldName.authIdPrefix),
-                let existing = try await findUser(byIdentities: identities)
-            {
-                let token = try await openSession(for: existing, action: "login", provider: identities[0].provider, installationId: installationId)
-                return SignUpResult(user: existing, sessionToken: token, created: false)
-            }
-            throw Self.accountError(error)
+            guard let existing = try await findUser(byIdentities: identities) else { throw error }
+            return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
         return SignUpResult(user: user, sessionToken: token, created: true)
     }
+
+    /// A login through `authData` that named an existing user (sign-up answers 200 then).
+    func logIn(_ user: StoredObject, provider: String, installationId: String?) async throws -> SignUpResult {
+        let token = try await openSession(for: user, action: "login", provider: provider, installationId: installationId)
+        return SignUpResult(user: user, sessionToken: token, created: false)
+    }
+
+    /// `username` and `email` with their normalized, uniquely indexed keys.
+    static func nameOperations(username: String?, email: String?) throws(ParseError) -> [(path: FieldPath, op: FieldOperation)] {
+        var operations: [(path: FieldPath, op: FieldOperation)] = []
+        if let username {
+            operations.append((FieldPath(field: try FieldName("username")), .set(.string(username))))
+            operations.append((FieldPath(field: .internal(.usernameKey)), .set(.string(AccountKey.normalize(username)))))
+        }
+        if let email {
+            operations.append((FieldPath(field: try FieldName("email")), .set(.string(email))))
+            operations.append((FieldPath(field: .internal(.emailKey)), .set(.string(AccountKey.normalize(email)))))
+        }
+        return operations
+    }
+
+    /// `acl` with the user's own read and write added: users can't lock themselves out.
+    static func keepingOwner(_ acl: ACL, _ userId: String) -> ACL {
+        var acl = acl
+        acl.readers.insert(userId)
+        acl.writers.insert(userId)
+        return acl
+    }
+
+    /// Parse's ACCOUNT_ALREADY_LINKED.
+    static let identityTaken = ParseError.Code(208)
 
     /// Maps unique-key violations to Parse's account errors.
     static func accountError(_ error: StorageError) -> any Error {
         switch error.duplicateField {
         case InternalField.usernameKey.rawValue?: ParseError(.usernameTaken, "Account already exists for this username.")
         case InternalField.emailKey.rawValue?: ParseError(.emailTaken, "Account already exists for this email address.")
-        case let field?? where field.hasPrefix(FieldName.authIdPrefix): ParseError(ParseError.Code(208), "this auth is already used")
+        case let field?? where field.hasPrefix(FieldName.authIdPrefix): ParseError(identityTaken, "this auth is already used")
         default: error
         }
     }
@@ -162,11 +176,8 @@ public struct Accounts: Sendable {
     /// The user linked to any of these identities.
     func findUser(byIdentities identities: [(provider: String, id: String, data: JSON)]) async throws -> StoredObject? {
         let conditions = identities.map { QueryNode.field(FieldPath(field: AuthProviders.idField($0.provider)), .equals(.string($0.id))) }
-        var options = FindOptions()
-        options.limit = 2
-        let request = FindRequest(className: .user, query: .or(conditions), options: options, scope: AccessScope(classes: [.user: .master]))
-        let users = try await objects.store.find(request)
-        guard users.count <= 1 else { throw ParseError(ParseError.Code(208), "this auth is already used") }
+        let users = try await find(.user, .or(conditions), limit: 2)
+        guard users.count <= 1 else { throw ParseError(Self.identityTaken, "this auth is already used") }
         return users.first
     }
 
@@ -180,7 +191,7 @@ public struct Accounts: Sendable {
             replaced = try await sessionIds(of: user.objectId, installationId: installationId).map {
                 .delete(className: .session, objectId: $0, access: .master)
             }
-            for id in replaced.map(\.objectId) { await cache.removeSession(id) }
+            await cache.removeSessions(Set(replaced.map(\.objectId)))
         }
         _ = try await objects.store.write(replaced + [session])
         return token
@@ -219,12 +230,7 @@ public struct Accounts: Sendable {
             candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(address)))))
         }
         var found: StoredObject?
-        if !candidates.isEmpty {
-            var options = FindOptions()
-            options.limit = 1
-            let request = FindRequest(className: .user, query: .or(candidates), options: options, scope: AccessScope(classes: [.user: .master]))
-            found = try await objects.store.find(request).first
-        }
+        if !candidates.isEmpty { found = try await find(.user, .or(candidates), limit: 1).first }
         let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
         let matches = await hasher.verify(password, hash: hash)
@@ -244,10 +250,7 @@ public struct Accounts: Sendable {
     /// The user of a session (`GET /users/me`).
     public func me(token: String) async throws -> StoredObject {
         let (userId, _) = try await validate(token)
-        let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(userId)))
-        guard
-            let user = try await objects.store.find(FindRequest(className: .user, query: query, scope: AccessScope(classes: [.user: .master]))).first
-        else { throw Self.invalidToken }
+        guard let user = try await user(userId) else { throw Self.invalidToken }
         return user
     }
 
@@ -260,13 +263,21 @@ public struct Accounts: Sendable {
 
     static let invalidToken = ParseError(.invalidSessionToken, "Invalid session token")
 
+    /// Objects of `className` matching `query`, read with the server's own (master) access: the
+    /// account use cases see internal fields that no client read can.
+    func find(_ className: ClassName, _ query: QueryNode, limit: Int = 100) async throws -> [StoredObject] {
+        var options = FindOptions()
+        options.limit = limit
+        let request = FindRequest(className: className, query: query, options: options, scope: AccessScope(classes: [className: .master]))
+        return try await objects.store.find(request)
+    }
+
     /// (userId, sessionId) of a live session.
     func validate(_ token: String) async throws -> (String, String) {
         let digest = tokens.digest(token)
         if let hit = await cache.get(digest) { return (hit.userId, hit.sessionId) }
         let query = QueryNode.field(FieldPath(field: .internal(.sessionToken)), .equals(.string(digest)))
-        let request = FindRequest(className: .session, query: query, scope: AccessScope(classes: [.session: .master]))
-        guard let session = try await objects.store.find(request).first,
+        guard let session = try await find(.session, query, limit: 1).first,
             let userId = session.fields["user"]?["objectId"]?.stringValue,
             let expires = session.fields["expiresAt"]?["iso"]?.stringValue.flatMap(ParseDate.init(iso:))
         else { throw Self.invalidToken }

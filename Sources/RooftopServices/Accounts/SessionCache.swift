@@ -36,5 +36,9 @@ actor SessionCache {
 
     func removeUser(_ userId: String) { entries = entries.filter { $0.value.userId != userId } }
 
-    func removeSession(_ sessionId: String) { entries = entries.filter { $0.value.sessionId != sessionId } }
+    /// One pass over the cache, however many sessions end together.
+    func removeSessions(_ sessionIds: Set<String>) {
+        guard !sessionIds.isEmpty else { return }
+        entries = entries.filter { !sessionIds.contains($0.value.sessionId) }
+    }
 }

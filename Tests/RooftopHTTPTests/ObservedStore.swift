@@ -1,0 +1,23 @@
+import RooftopCore
+import RooftopSQLite
+import RooftopStorage
+
+/// A real SQLite store with a hook on every read: to count reads or to make them fail, as a
+/// broken disk would. Everything else goes straight to SQLite.
+struct ObservedStore: DataStore {
+    let inner: SQLiteStore
+    let beforeFind: @Sendable (FindRequest) throws -> Void
+
+    func schema(_ className: ClassName) async throws -> ClassSchema? { try await inner.schema(className) }
+    func allSchemas() async throws -> [ClassSchema] { try await inner.allSchemas() }
+    func alterSchema(_ className: ClassName, _ change: @escaping @Sendable (ClassSchema?) throws -> ClassSchema) async throws -> ClassSchema {
+        try await inner.alterSchema(className, change)
+    }
+    func deleteClass(_ className: ClassName) async throws { try await inner.deleteClass(className) }
+    func find(_ request: FindRequest) async throws -> [StoredObject] {
+        try beforeFind(request)
+        return try await inner.find(request)
+    }
+    func count(_ request: FindRequest) async throws -> Int { try await inner.count(request) }
+    func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] { try await inner.write(operations) }
+}
