@@ -10,8 +10,14 @@ public import RooftopStorage
 public final class SQLiteStore: DataStore {
     let pool: DatabasePool
     let dialect = SQLiteDialect()
-    /// Schemas by class, with their table names; refreshed after every schema write.
-    let catalogCache = LockedValue<QueryCompiler.Catalog?>(nil)
+    /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
+    let catalogCache = LockedValue<VersionedCatalog?>(nil)
+
+    /// A catalog and the schema version it reflects.
+    struct VersionedCatalog: Sendable {
+        var catalog: QueryCompiler.Catalog
+        var version: Int
+    }
 
     /// Opens (creating if needed) the database at `path` and runs pending migrations.
     public init(path: String) throws {
@@ -47,10 +53,23 @@ public final class SQLiteStore: DataStore {
 
     /// The schema catalog, loaded once and refreshed after schema changes.
     func catalog() async throws -> QueryCompiler.Catalog {
-        if let cached = catalogCache.withLock({ $0 }) { return cached }
-        let loaded = try await pool.read { db in try SQLiteStore.loadCatalog(db) }
-        catalogCache.withLock { $0 = loaded }
-        return loaded
+        if let cached = catalogCache.withLock({ $0 }) { return cached.catalog }
+        let loaded = try await onReader(snapshot: true) { db in
+            VersionedCatalog(catalog: try SQLiteStore.loadCatalog(db), version: try SQLiteStore.schemaVersion(db))
+        }
+        remember(loaded)
+        return loaded.catalog
+    }
+
+    /// Keeps the newest catalog: a reader that loaded before a schema write may finish after it.
+    func remember(_ catalog: VersionedCatalog) {
+        catalogCache.withLock { cached in
+            if cached == nil || cached?.version ?? 0 < catalog.version { cached = catalog }
+        }
+    }
+
+    static func schemaVersion(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM _SCHEMA_VERSION")) ?? 0
     }
 
     static func loadCatalog(_ db: Database) throws -> QueryCompiler.Catalog {
@@ -94,15 +113,26 @@ public final class SQLiteStore: DataStore {
         }
     }
 
-    /// Runs a write transaction, refreshes the catalog afterwards, and maps SQLite errors.
+    /// Runs a write transaction, refreshes the catalog if it changed the schema, and maps SQLite
+    /// errors.
+    ///
+    /// GRDB's callback form with a continuation: its `async` form hops through an actor per call.
     func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            let (value, catalog) = try await pool.write { db in
-                let value = try body(db)
-                return (value, try SQLiteStore.loadCatalog(db))
+            return try await withCheckedThrowingContinuation { continuation in
+                pool.asyncWrite(
+                    { [catalogCache] db in
+                        let value = try body(db)
+                        let version = try SQLiteStore.schemaVersion(db)
+                        guard catalogCache.withLock({ $0?.version }) != version else { return (value, nil as VersionedCatalog?) }
+                        return (value, VersionedCatalog(catalog: try SQLiteStore.loadCatalog(db), version: version))
+                    },
+                    completion: { [self] _, result in
+                        // On the writer's queue after the commit, so catalogs are remembered in order.
+                        if case .success((_, let catalog?)) = result { remember(catalog) }
+                        continuation.resume(with: result.map(\.0))
+                    })
             }
-            catalogCache.withLock { $0 = catalog }
-            return value
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw StorageError.duplicate(field: SQLiteStore.duplicateField(error), cause: "\(error)")
         } catch let error as DatabaseError {
@@ -144,7 +174,7 @@ public final class SQLiteStore: DataStore {
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
         let sql = "EXPLAIN QUERY PLAN " + statement.sql
         let bindings = statement.bindings
-        return try await pool.unsafeRead { @Sendable db in
+        return try await onReader { db in
             // EXPLAIN reads no table, so it would not notice a schema change made by the
             // writer; touching the schema first makes this connection load the current one.
             _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
@@ -152,22 +182,35 @@ public final class SQLiteStore: DataStore {
         }
     }
 
-    /// Runs a query on a reader without blocking a Swift concurrency thread (GRDB's async
-    /// `read` only applies when everything crossing the closure is `Sendable`, hence the mapping
-    /// of rows inside it).
+    /// Runs a query on a reader (GRDB's `async` read only applies when everything crossing the
+    /// closure is `Sendable`, hence the mapping of rows inside it).
     private func read<T: Sendable>(_ statement: SQLFragment, _ transform: @escaping @Sendable (Row) throws -> T) async throws -> [T] {
         let bindings = statement.bindings
         let sql = statement.sql
         do {
             // One statement is atomic on its own, so no BEGIN/COMMIT; statements are prepared
             // once per connection, since the same query shapes repeat.
-            return try await pool.unsafeRead { @Sendable db in
+            return try await onReader { db in
                 let statement = try db.cachedStatement(sql: sql)
                 try statement.setArguments(SQLiteStore.arguments(bindings))
                 return try Row.fetchAll(statement).map(transform)
             }
         } catch let error as DatabaseError {
             throw StorageError.unavailable("\(error)")
+        }
+    }
+
+    /// Runs `body` on one of GRDB's reader connections, never on a Swift concurrency thread.
+    ///
+    /// GRDB's callback form with a continuation: its `async` form hops through two actors per
+    /// call, which cost a third of the CPU of a get-by-id (docs/benchmarks.md). `snapshot` wraps
+    /// `body` in a read transaction, for reads of more than one statement.
+    func onReader<T: Sendable>(snapshot: Bool = false, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let run: @Sendable (Result<Database, any Error>) -> Void = { result in
+                continuation.resume(with: Result { try body(result.get()) })
+            }
+            if snapshot { pool.asyncRead(run) } else { pool.asyncUnsafeRead(run) }
         }
     }
 

@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let keys = try KeyFile.loadOrCreate(configuration: &configuration)
         var logger = Logger(label: "rooftop")
-        logger.logLevel = .info
+        logger.logLevel = configuration.swiftLogLevel
         let store: SQLiteStore
         do {
             store = try SQLiteStore(path: configuration.dataDir + "/data.db")

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RooftopCore
 import RooftopHTTP
 import RooftopServices
@@ -37,6 +38,7 @@ struct ServerConfiguration: Sendable {
     var minPasswordLength = 8
     var anonymousUserTTL = 0
     var extendSessionOnUse = false
+    var logLevel = "info"
     var queryLimits = QueryLimits()
 
     /// Every key, for `config print` and the docs.
@@ -45,7 +47,11 @@ struct ServerConfiguration: Sendable {
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
         "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL", "extendSessionOnUse",
+        "logLevel", "verbose",
     ]
+
+    /// Parse Server's log levels; `verbose` (and below) adds a line per request.
+    static let logLevels = ["error", "warn", "info", "verbose", "debug", "silly"]
 
     /// Keys inside `requestComplexity` (Parse Server 9 names, plus Rooftop's own query limits).
     static let complexityKeys = ["batchRequestLimit", "includeLimit", "subqueryLimit", "inValuesLimit", "conditionLimit", "regexLengthLimit"]
@@ -113,6 +119,10 @@ struct ServerConfiguration: Sendable {
             case "passwordPolicy": try applyPasswordPolicy(value, source: source)
             case "anonymousUserTTL": anonymousUserTTL = try int()
             case "extendSessionOnUse": extendSessionOnUse = try bool()
+            case "logLevel":
+                logLevel = try string()
+                guard Self.logLevels.contains(logLevel) else { throw ConfigError("\(source): logLevel must be one of \(Self.logLevels)") }
+            case "verbose": if try bool() { logLevel = "verbose" }
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -264,6 +274,7 @@ struct ServerConfiguration: Sendable {
             "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
             "passwordPolicy": ["minLength": .number(Double(minPasswordLength))],
             "anonymousUserTTL": .number(Double(anonymousUserTTL)), "extendSessionOnUse": .bool(extendSessionOnUse),
+            "logLevel": .string(logLevel),
             "requestComplexity": [
                 "batchRequestLimit": .number(Double(batchRequestLimit)), "includeLimit": .number(Double(queryLimits.maxIncludes)),
                 "subqueryLimit": .number(Double(queryLimits.maxDepth)), "inValuesLimit": .number(Double(queryLimits.maxInValues)),
@@ -277,4 +288,17 @@ struct ServerConfiguration: Sendable {
 struct ConfigError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension ServerConfiguration {
+    /// `logLevel` in swift-log's terms: Parse's `verbose` is `.debug`, `silly` is `.trace`.
+    var swiftLogLevel: Logger.Level {
+        switch logLevel {
+        case "error": .error
+        case "warn": .warning
+        case "verbose", "debug": .debug
+        case "silly": .trace
+        default: .info
+        }
+    }
 }

@@ -14,6 +14,7 @@ public enum DataStoreConformance {
         try await writeGroupsAreAtomic(makeStore())
         try await schemaChangesDropFieldData(makeStore())
         try await relationDeclarationsAreNotStored(makeStore())
+        try await queriesSeeClassesAndFieldsAddedByWrites(makeStore())
     }
 
     static var note: ClassName { (try? ClassName("Note")) ?? .role }
@@ -157,5 +158,23 @@ public enum DataStoreConformance {
         #expect(row?.fields["likes"] == nil)
         #expect(row?.fields["n"] == 1)
         #expect(try await store.schema(note)?.fields["likes"] == .relation(try ClassName("Item")))
+    }
+
+    /// A class and a relation field created by writes are known to the very next query, even
+    /// though an earlier query had loaded (and cached) the schemas before they existed.
+    public static func queriesSeeClassesAndFieldsAddedByWrites(_ store: any DataStore) async throws {
+        try await insert(store, ["n": 1], id: "s1xxxxxxxx")
+        let notes = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master]))
+        #expect(try await store.find(notes).count == 1)
+        let item = try ClassName("Item")
+        let grant = SchemaGrant(createClass: true, addFields: true)
+        _ = try await store.write([
+            .insert(className: item, objectId: "i1xxxxxxxx", at: now, write: try ObjectWrite(body: ["name": "pen"], isCreate: true), grant: grant)
+        ])
+        let pointer: JSON = ["__type": "Pointer", "className": "Item", "objectId": "i1xxxxxxxx"]
+        try await insert(store, ["likes": ["__op": "AddRelation", "objects": [pointer]]], id: "s2xxxxxxxx")
+        let related = QueryNode.relatedTo(owner: ObjectRef(className: note, objectId: "s2xxxxxxxx"), key: try FieldName("likes"))
+        let items = FindRequest(className: item, query: related, scope: AccessScope(classes: [item: .master, note: .master]))
+        #expect(try await store.find(items).map(\.objectId) == ["i1xxxxxxxx"])
     }
 }

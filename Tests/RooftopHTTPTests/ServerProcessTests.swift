@@ -67,32 +67,69 @@ import Testing
             + "Content-Type: application/json\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
     }
 
-    @Test func sigtermLetsInFlightRequestsFinishAndExitsZero() async throws {
+    /// Starts `rooftop serve` on a free port with its output in `<dir>/out.log`; returns once
+    /// `/health` answers (bounded: 30 s).
+    func launch(in dir: URL, environment: [String: String] = [:]) async throws -> (Process, port: Int) {
         let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first (swift build)")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-proc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
         let port = try freePort()
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--port", String(port), "--data-dir", dir.path]
-        process.environment = ["ROOFTOP_APP_ID": "proc-app", "ROOFTOP_MASTER_KEY": "proc-master"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.environment = ["ROOFTOP_APP_ID": "proc-app", "ROOFTOP_MASTER_KEY": "proc-master"].merging(environment) { $1 }
+        let log = dir.appendingPathComponent("out.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        process.standardOutput = output
+        process.standardError = output
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // Ready when /health answers (bounded: 30 s).
         var ready = false
-        for _ in 0..<300 where !ready {
+        for _ in 0..<300 where !ready && process.isRunning {
             if let connection = try? Connection(port: port) {
                 connection.send(request("GET", "/parse/health"))
                 ready = connection.receiveAll().contains("200 OK")
             }
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }
+        if !ready { process.terminate() }
         try #require(ready)
+        return (process, port)
+    }
+
+    /// Stops `process` with SIGTERM and waits (bounded: 10 s) for it to exit.
+    func stop(_ process: Process) async throws {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+    }
+
+    func temporaryDirectory(_ name: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// A line per request only at Parse's `verbose` level, as Parse Server.
+    @Test func requestLinesOnlyAtVerbose() async throws {
+        for (level, logged) in [("info", false), ("verbose", true)] {
+            let dir = try temporaryDirectory("log")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let (process, port) = try await launch(in: dir, environment: ["ROOFTOP_LOG_LEVEL": level])
+            defer { if process.isRunning { process.terminate() } }
+            let connection = try Connection(port: port)
+            connection.send(request("GET", "/parse/classes/Note?where=%7B%7D"))
+            #expect(connection.receiveAll().contains("200 OK"))
+            try await stop(process)
+            let output = try String(contentsOf: dir.appendingPathComponent("out.log"), encoding: .utf8)
+            #expect(output.contains("GET /parse/classes/Note 200") == logged, "\(level): \(output)")
+            #expect(!output.contains("where="), "query strings can carry credentials: never logged")
+        }
+    }
+
+    @Test func sigtermLetsInFlightRequestsFinishAndExitsZero() async throws {
+        let dir = try temporaryDirectory("proc")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (process, port) = try await launch(in: dir)
+        defer { if process.isRunning { process.terminate() } }
 
         // Half a request is in flight when SIGTERM arrives; it still completes.
         let body = #"{"title":"written during shutdown"}"#
@@ -123,8 +160,7 @@ import Testing
     @Test func configPrintLayersAndRedacts() throws {
         let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path))
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-cfg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try temporaryDirectory("cfg")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = #"{"appId":"from-file","masterKey":"s3cret","port":2000,"sessionLength":60,"defaultACL":{"Todo":"owner"}}"#
         try file.write(to: dir.appendingPathComponent("rooftop.json"), atomically: true, encoding: .utf8)
@@ -141,7 +177,10 @@ import Testing
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: data, as: UTF8.self))
         }
-        let env = ["PARSE_SERVER_SESSION_LENGTH": "120", "ROOFTOP_PASSWORD_POLICY": #"{"minLength":12}"#, "PARSE_SERVER_PORT": "3000"]
+        let env = [
+            "PARSE_SERVER_SESSION_LENGTH": "120", "PARSE_SERVER_VERBOSE": "true", "ROOFTOP_PASSWORD_POLICY": #"{"minLength":12}"#,
+            "PARSE_SERVER_PORT": "3000",
+        ]
         let (status, output) = try run(["config", "print", "--data-dir", dir.path, "--port", "4000"], env)
         #expect(status == 0)
         let config = try JSONParser.parse(output)
@@ -151,9 +190,13 @@ import Testing
         #expect(config["port"] == 4000)
         #expect(config["passwordPolicy"]?["minLength"] == 12)
         #expect(config["defaultACL"]?["Todo"] == "owner")
+        #expect(config["logLevel"] == "verbose")
         #expect(!output.contains("s3cret"))
         let (badStatus, badOutput) = try run(["config", "print", "--data-dir", dir.path], ["ROOFTOP_PASSWORD_POLICY": #"{"validatorPattern":"x"}"#])
         #expect(badStatus != 0)
         #expect(badOutput.contains("passwordPolicy.validatorPattern"))
+        let (levelStatus, levelOutput) = try run(["config", "print", "--data-dir", dir.path], ["ROOFTOP_LOG_LEVEL": "loud"])
+        #expect(levelStatus != 0)
+        #expect(levelOutput.contains("logLevel must be one of"))
     }
 }

@@ -15,6 +15,18 @@ enum SQLiteMigrations {
                     )
                     """)
         }
+        migrator.registerMigration("0002_schema_version") { db in
+            // Bumped by every change to _SCHEMA, so a write learns from one cached-statement
+            // read whether the catalog must be reloaded, instead of reloading it every time.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _SCHEMA_VERSION (version INTEGER NOT NULL);
+                    INSERT INTO _SCHEMA_VERSION (version) VALUES (0);
+                    CREATE TRIGGER _SCHEMA_inserted AFTER INSERT ON _SCHEMA BEGIN UPDATE _SCHEMA_VERSION SET version = version + 1; END;
+                    CREATE TRIGGER _SCHEMA_updated AFTER UPDATE ON _SCHEMA BEGIN UPDATE _SCHEMA_VERSION SET version = version + 1; END;
+                    CREATE TRIGGER _SCHEMA_deleted AFTER DELETE ON _SCHEMA BEGIN UPDATE _SCHEMA_VERSION SET version = version + 1; END;
+                    """)
+        }
         return migrator
     }
 }
