@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RooftopServices", targets: ["RooftopServices"]),
         .library(name: "RooftopHTTP", targets: ["RooftopHTTP"]),
         .library(name: "RooftopAuth", targets: ["RooftopAuth"]),
+        .library(name: "RooftopMail", targets: ["RooftopMail"]),
         .library(name: "RooftopTesting", targets: ["RooftopTesting"]),
     ],
     dependencies: [
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .target(name: "RooftopCore", swiftSettings: upcoming),
@@ -36,6 +38,15 @@ let package = Package(
         .target(
             name: "RooftopSQLite",
             dependencies: ["RooftopStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: upcoming
+        ),
+        // Fenced: the only target that speaks SMTP and sees NIOSSL.
+        .target(
+            name: "RooftopMail",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: upcoming
         ),
         .target(
@@ -65,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "RooftopServer",
             dependencies: [
-                "RooftopHTTP", "RooftopSQLite", "RooftopAuth",
+                "RooftopHTTP", "RooftopSQLite", "RooftopAuth", "RooftopMail",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming
@@ -73,6 +84,7 @@ let package = Package(
         .target(name: "RooftopTesting", dependencies: ["RooftopServices", "RooftopStorage"], swiftSettings: upcoming),
         .testTarget(name: "RooftopCoreTests", dependencies: ["RooftopCore"], swiftSettings: upcoming),
         .testTarget(name: "RooftopAuthTests", dependencies: ["RooftopAuth"], swiftSettings: upcoming),
+        .testTarget(name: "RooftopMailTests", dependencies: ["RooftopMail", "RooftopTesting"], swiftSettings: upcoming),
         .testTarget(
             name: "RooftopStorageTests",
             dependencies: ["RooftopTesting", "RooftopSQLite"],
@@ -81,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "RooftopHTTPTests",
             dependencies: [
-                "RooftopHTTP", "RooftopSQLite", "RooftopTesting", "RooftopAuth",
+                "RooftopHTTP", "RooftopSQLite", "RooftopTesting", "RooftopAuth", "RooftopMail",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: upcoming

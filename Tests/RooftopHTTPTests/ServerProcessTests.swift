@@ -1,5 +1,6 @@
 import Foundation
 import RooftopCore
+import RooftopMail
 import RooftopSQLite
 import RooftopServices
 import RooftopStorage
@@ -198,5 +199,39 @@ import Testing
         let (levelStatus, levelOutput) = try run(["config", "print", "--data-dir", dir.path], ["ROOFTOP_LOG_LEVEL": "loud"])
         #expect(levelStatus != 0)
         #expect(levelOutput.contains("logLevel must be one of"))
+    }
+
+    /// `rooftop outbox list|show` reads what the file outbox wrote, bodies decoded.
+    @Test func outboxCommands() async throws {
+        let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
+        let dir = try temporaryDirectory("outbox")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outbox = FileOutbox(directory: dir.path + "/outbox")
+        try await outbox.deliver(MailMessage(from: "a@example.com", to: "ana@example.com", subject: "First", text: "one"))
+        try await Task.sleep(for: .milliseconds(5))
+        try await outbox.deliver(MailMessage(from: "a@example.com", to: "bob@example.com", subject: "確認してください", text: "リンク: https://x/y"))
+        func run(_ arguments: [String]) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments + ["--data-dir", dir.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let (listStatus, list) = try run(["outbox", "list"])
+        #expect(listStatus == 0)
+        let lines = list.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("ana@example.com  First") == true)
+        #expect(lines.last?.contains("確認してください") == true)
+        let (showStatus, shown) = try run(["outbox", "show", "latest"])
+        #expect(showStatus == 0)
+        #expect(shown.contains("リンク: https://x/y"))
+        let (missingStatus, _) = try run(["outbox", "show", "no-such-message"])
+        #expect(missingStatus != 0)
     }
 }

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Mail written to files instead of sent: one `.eml` per message in a directory (mode 0700,
+/// files 0600, since messages carry single-use links). The quickstart's default, read with
+/// `rooftop outbox list|show`.
+public struct FileOutbox: MailTransport {
+    /// The directory holding the messages.
+    public let directory: String
+
+    /// Uses (creating if needed) `directory`.
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// Writes the message as `<time>-<id>.eml`, atomically, so a reader never sees half a file.
+    public func deliver(_ message: MailMessage) async throws {
+        let id = UUID().uuidString.prefix(8).lowercased()
+        let stamp = Int(Date().timeIntervalSince1970 * 1000)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let name = "\(stamp)-\(id).eml"
+            let temporary = directory + "/." + name
+            let created = FileManager.default.createFile(
+                atPath: temporary, contents: Data(message.rendered().utf8), attributes: [.posixPermissions: 0o600])
+            guard created else { throw MailError(temporary: true, "cannot write to the outbox \(directory)") }
+            try FileManager.default.moveItem(atPath: temporary, toPath: directory + "/" + name)
+        } catch let error as MailError {
+            throw error
+        } catch {
+            throw MailError(temporary: true, "cannot write to the outbox \(directory): \(error)")
+        }
+    }
+
+    /// One stored message: its file name and the headers needed to list it.
+    public struct Entry: Sendable {
+        /// The file name, which sorts by time.
+        public var name: String
+        /// `Date`, `To` and `Subject` as written (the subject may be an encoded word).
+        public var date: String, to: String, subject: String
+    }
+
+    /// The messages, oldest first.
+    public func list() throws -> [Entry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return try names.filter { $0.hasSuffix(".eml") && !$0.hasPrefix(".") }.sorted().map { name in
+            let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+            let headers = Self.headers(text)
+            return Entry(name: name, date: headers["date"] ?? "", to: headers["to"] ?? "", subject: Self.decodeHeader(headers["subject"] ?? ""))
+        }
+    }
+
+    /// The message `name` (a file name, or a unique prefix of one), with its bodies decoded.
+    public func show(_ name: String) throws -> String {
+        let names = try list().map(\.name).filter { $0.hasPrefix(name) }
+        guard names.count == 1, let found = names.first else {
+            throw MailError(temporary: false, names.isEmpty ? "no message \(name) in \(directory)" : "\(name) matches \(names.count) messages")
+        }
+        return Self.readable(try String(contentsOfFile: directory + "/" + found, encoding: .utf8))
+    }
+
+    /// Header names (lowercased) to values, up to the blank line.
+    static func headers(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for line in text.components(separatedBy: "\r\n") {
+            if line.isEmpty { break }
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            result[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return result
+    }
+
+    /// Undoes `MailMessage.encodeHeader`.
+    static func decodeHeader(_ value: String) -> String {
+        guard value.hasPrefix("=?UTF-8?B?"), value.hasSuffix("?="),
+            let data = Data(base64Encoded: String(value.dropFirst(10).dropLast(2)))
+        else { return value }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The headers, then every base64 part decoded, for reading in a terminal.
+    static func readable(_ text: String) -> String {
+        let lines = text.components(separatedBy: "\r\n")
+        var out: [String] = []
+        var inHeaders = true
+        var base64: [String] = []
+        func flush() {
+            if let data = Data(base64Encoded: base64.joined()) { out.append(String(decoding: data, as: UTF8.self)) }
+            base64 = []
+        }
+        for line in lines {
+            if inHeaders {
+                if line.isEmpty { inHeaders = false }
+                out.append(line.hasPrefix("Subject: ") ? "Subject: " + decodeHeader(String(line.dropFirst(9))) : line)
+            } else if line.hasPrefix("--") || line.hasPrefix("Content-") || line.isEmpty {
+                flush()
+                out.append(line)
+            } else {
+                base64.append(line)
+            }
+        }
+        flush()
+        return out.joined(separator: "\n")
+    }
+}

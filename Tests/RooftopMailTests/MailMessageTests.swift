@@ -1,0 +1,77 @@
+import Foundation
+import RooftopMail
+import Testing
+
+@Suite struct MailMessageTests {
+    func decodedParts(_ text: String) -> [String] {
+        // Every base64 block between part headers, decoded.
+        var parts: [String] = []
+        var block: [String] = []
+        var inBody = false
+        for line in text.components(separatedBy: "\r\n") {
+            if line.isEmpty {
+                inBody = true
+                continue
+            }
+            if line.hasPrefix("--") || line.hasPrefix("Content-") {
+                if !block.isEmpty, let data = Data(base64Encoded: block.joined()) { parts.append(String(decoding: data, as: UTF8.self)) }
+                block = []
+                inBody = false
+                continue
+            }
+            if inBody { block.append(line) }
+        }
+        if !block.isEmpty, let data = Data(base64Encoded: block.joined()) { parts.append(String(decoding: data, as: UTF8.self)) }
+        return parts
+    }
+
+    /// CR/LF in anything that reaches a header cannot add a header (`Bcc:`) or end the block.
+    @Test func headerValuesCannotInjectHeaders() {
+        let message = MailMessage(
+            from: "App\r\nBcc: victim@example.com <no-reply@example.com>", to: "ana@example.com\r\nBcc: x@example.com",
+            subject: "Hi\r\n\r\nbody", text: "t", headers: [("X-Kind", "a\nb"), ("Bad Name", "x")])
+        let text = message.rendered()
+        let headerBlock = text.components(separatedBy: "\r\n\r\n")[0]
+        let names = headerBlock.components(separatedBy: "\r\n").map { $0.prefix { $0 != ":" } }
+        #expect(!names.contains("Bcc"))
+        #expect(!names.contains("Bad Name"))
+        #expect(headerBlock.contains("To: ana@example.comBcc: x@example.com"))
+        #expect(headerBlock.contains("X-Kind: ab"))
+        #expect(message.envelopeFrom == "no-reply@example.com")
+    }
+
+    /// Japanese subject and bodies survive: RFC 2047 subject, base64 UTF-8 parts, lines ≤ 76.
+    @Test func unicodeSubjectAndBodies() {
+        let message = MailMessage(
+            from: "no-reply@example.com", to: "ana@example.com", subject: "メールアドレスの確認",
+            text: "こんにちは\n.dot line " + String(repeating: "x", count: 200),
+            html: "<p>こんにちは</p>")
+        let text = message.rendered()
+        #expect(text.contains("Subject: =?UTF-8?B?" + Data("メールアドレスの確認".utf8).base64EncodedString() + "?="))
+        #expect(text.contains("Content-Type: multipart/alternative; boundary="))
+        #expect(decodedParts(text) == [message.text, "<p>こんにちは</p>"])
+        #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 998 })
+        #expect(!text.components(separatedBy: "\r\n").contains { $0.hasPrefix(".") })
+        #expect(text.hasSuffix("\r\n"))
+    }
+
+    /// The outbox writes one 0600 file per message in a 0700 directory, and reads them back.
+    @Test func fileOutboxWritesPrivateFiles() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-outbox-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outbox = FileOutbox(directory: dir.path + "/outbox")
+        try await outbox.deliver(MailMessage(from: "a@example.com", to: "ana@example.com", subject: "確認", text: "link: https://x/y?token=abc"))
+        try await outbox.deliver(MailMessage(from: "a@example.com", to: "bob@example.com", subject: "Second", text: "two"))
+        let entries = try outbox.list()
+        #expect(entries.map(\.to) == ["ana@example.com", "bob@example.com"])
+        #expect(entries.first?.subject == "確認")
+        let attributes = try FileManager.default.attributesOfItem(atPath: outbox.directory + "/" + (entries.first?.name ?? ""))
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let dirAttributes = try FileManager.default.attributesOfItem(atPath: outbox.directory)
+        #expect((dirAttributes[.posixPermissions] as? Int) == 0o700)
+        let shown = try outbox.show(String(entries[0].name.prefix(20)))
+        #expect(shown.contains("Subject: 確認"))
+        #expect(shown.contains("link: https://x/y?token=abc"))
+        #expect(throws: MailError.self) { try outbox.show("nothing-like-this") }
+    }
+}
