@@ -1,0 +1,117 @@
+import Foundation
+
+/// The messages Rooftop sends, in English and Japanese, each a subject, a text body and an
+/// HTML body with `{{name}}` placeholders.
+///
+/// An operator overrides any of them, or adds a language, with files in a templates directory:
+/// `<dir>/<lang>/<kind>.txt` (first line `Subject: …`, a blank line, then the text) and
+/// optionally `<dir>/<lang>/<kind>.html`. Values are HTML-escaped in HTML bodies and stripped of
+/// line breaks in subjects.
+public struct MailTemplates: Sendable {
+    /// What a message is for; the raw value names its template files.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The link that verifies an email address.
+        case verifyEmail = "verify_email"
+        /// The link to choose a new password.
+        case passwordReset = "password_reset"
+    }
+
+    /// One template.
+    public struct Template: Sendable, Equatable {
+        /// The subject line.
+        public var subject: String
+        /// The plain-text body.
+        public var text: String
+        /// The HTML body, if any.
+        public var html: String?
+
+        /// Creates a template.
+        public init(subject: String, text: String, html: String?) {
+            self.subject = subject
+            self.text = text
+            self.html = html
+        }
+    }
+
+    var templates: [String: [Kind: Template]]
+
+    /// Languages with at least one template.
+    public var languages: Set<String> { Set(templates.keys) }
+
+    /// The built-in templates, overridden by files under `directory` when given.
+    public init(directory: String? = nil) throws {
+        templates = BuiltInTemplates.all
+        guard let directory else { return }
+        let languages = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for language in languages where (2...8).contains(language.count) && language.allSatisfy({ $0 >= "a" && $0 <= "z" }) {
+            for kind in Kind.allCases {
+                let base = "\(directory)/\(language)/\(kind.rawValue)"
+                guard let text = try? String(contentsOfFile: base + ".txt", encoding: .utf8) else { continue }
+                guard let (subject, body) = Self.split(text) else {
+                    throw MailError(temporary: false, "\(base).txt must start with a `Subject: …` line and a blank line")
+                }
+                let html = try? String(contentsOfFile: base + ".html", encoding: .utf8)
+                templates[language, default: [:]][kind] = Template(subject: subject, text: body, html: html)
+            }
+        }
+    }
+
+    /// The message of `kind` in `language` (English when that language lacks it), filled in.
+    public func render(_ kind: Kind, language: String, values: [String: String]) -> Template {
+        let template = templates[language]?[kind] ?? templates["en"]?[kind] ?? Template(subject: kind.rawValue, text: "{{link}}", html: nil)
+        return Template(
+            subject: Self.fill(template.subject, values.mapValues(MailMessage.clean)),
+            text: Self.fill(template.text, values),
+            html: template.html.map { Self.fill($0, values.mapValues(Self.escapeHTML)) })
+    }
+
+    /// The `expires` placeholder: how long a link lives, in `language` ("" when it never expires).
+    public static func expiryPhrase(seconds: Int?, language: String) -> String {
+        guard let seconds, seconds > 0 else { return "" }
+        let (amount, unitEN, unitJA) =
+            seconds % 3600 == 0 ? (seconds / 3600, "hour", "時間") : seconds % 60 == 0 ? (seconds / 60, "minute", "分") : (seconds, "second", "秒")
+        if language == "ja" { return "（\(amount)\(unitJA)以内）" }
+        return " within \(amount) \(unitEN)\(amount == 1 ? "" : "s")"
+    }
+
+    /// Replaces `{{name}}` with its value; unknown names become empty.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        var out = ""
+        var rest = template[...]
+        while let open = rest.range(of: "{{") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                rest = rest[open.lowerBound...]
+                break
+            }
+            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            out += values[name] ?? ""
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// `& < > " '` as entities.
+    public static func escapeHTML(_ value: String) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for character in value {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func split(_ text: String) -> (String, String)? {
+        let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
+        guard normalized.hasPrefix("Subject:"), let blank = normalized.range(of: "\n\n") else { return nil }
+        let subject = normalized[normalized.index(normalized.startIndex, offsetBy: 8)..<blank.lowerBound]
+        return (subject.trimmingCharacters(in: .whitespaces), String(normalized[blank.upperBound...]))
+    }
+}
