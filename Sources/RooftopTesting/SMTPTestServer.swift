@@ -40,7 +40,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         maildir = directory.appendingPathComponent("mail")
-        self.port = try port ?? Self.freePort()
+        self.port = try port ?? Loopback.freePort()
         var arguments = [Self.root.appendingPathComponent("Tests/Support/smtp_server.py").path, String(self.port), maildir.path]
         if tls != .none {
             try Self.run(Self.python, [Self.root.appendingPathComponent("Tests/Support/make_certs.py").path, directory.path])
@@ -99,22 +99,6 @@ public final class SMTPTestServer: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         return messages()
-    }
-
-    /// A port that was free a moment ago.
-    public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                guard bind(fd, sa, length) == 0, getsockname(fd, sa, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws {

@@ -4,6 +4,7 @@ import RooftopMail
 import RooftopSQLite
 import RooftopServices
 import RooftopStorage
+import RooftopTesting
 import Testing
 
 #if canImport(Glibc)
@@ -13,23 +14,6 @@ import Testing
 /// The real `rooftop` executable: start, serve, and shut down gracefully on SIGTERM.
 @Suite struct ServerProcessTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// A port that was free a moment ago.
-    func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                guard bind(fd, sa, length) == 0, getsockname(fd, sa, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     /// A blocking loopback TCP connection.
     final class Connection {
@@ -73,7 +57,7 @@ import Testing
     func launch(in dir: URL, environment: [String: String] = [:]) async throws -> (Process, port: Int) {
         let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first (swift build)")
-        let port = try freePort()
+        let port = try Loopback.freePort()
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--port", String(port), "--data-dir", dir.path]
@@ -101,6 +85,21 @@ import Testing
     func stop(_ process: Process) async throws {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
         for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+    }
+
+    /// Runs `binary` to completion; its exit status and output (stdout and stderr together).
+    func runCommand(_ binary: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     func temporaryDirectory(_ name: String) throws -> URL {
@@ -166,17 +165,7 @@ import Testing
         let file = #"{"appId":"from-file","masterKey":"s3cret","port":2000,"sessionLength":60,"defaultACL":{"Todo":"owner"}}"#
         try file.write(to: dir.appendingPathComponent("rooftop.json"), atomically: true, encoding: .utf8)
         func run(_ arguments: [String], _ environment: [String: String]) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments
-            process.environment = environment
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            try runCommand(binary, arguments, environment: environment)
         }
         let env = [
             "PARSE_SERVER_SESSION_LENGTH": "120", "PARSE_SERVER_VERBOSE": "true", "ROOFTOP_PASSWORD_POLICY": #"{"minLength":12}"#,
@@ -210,18 +199,7 @@ import Testing
         try await outbox.deliver(MailMessage(from: "a@example.com", to: "ana@example.com", subject: "First", text: "one"))
         try await Task.sleep(for: .milliseconds(5))
         try await outbox.deliver(MailMessage(from: "a@example.com", to: "bob@example.com", subject: "確認してください", text: "リンク: https://x/y"))
-        func run(_ arguments: [String]) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments + ["--data-dir", dir.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        func run(_ arguments: [String]) throws -> (Int32, String) { try runCommand(binary, arguments + ["--data-dir", dir.path]) }
         let (listStatus, list) = try run(["outbox", "list"])
         #expect(listStatus == 0)
         let lines = list.split(separator: "\n")

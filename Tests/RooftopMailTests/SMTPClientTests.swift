@@ -81,17 +81,9 @@ import Testing
 
     /// A server that accepts the connection and never answers: a temporary failure at the deadline.
     @Test func silentServerTimesOut() async throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try Loopback.boundSocket(listening: true)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        #expect(listen(fd, 4) == 0)
-        let silent = SMTPClient(configuration: .init(host: "127.0.0.1", port: Int(UInt16(bigEndian: address.sin_port)), security: .none, timeout: 1))
+        let silent = SMTPClient(configuration: .init(host: "127.0.0.1", port: port, security: .none, timeout: 1))
         let start = ContinuousClock.now
         let error = await #expect(throws: MailError.self) { try await silent.deliver(message) }
         #expect(error?.isTemporary == true)
@@ -111,7 +103,7 @@ import Testing
         #expect(await queue.currentCounters() == MailQueue.Counters(sent: 1, failed: 0, retried: 2, pending: 0))
 
         // Down at first, up after the first retry.
-        let port = try SMTPTestServer.freePort()
+        let port = try Loopback.freePort()
         let late = MailQueue(
             transport: SMTPClient(configuration: .init(host: "127.0.0.1", port: port, security: .none, timeout: 5)), maxAttempts: 6,
             firstDelay: .milliseconds(300), logger: logger)
