@@ -124,20 +124,22 @@ import Testing
     }
 
     /// `extendSessionOnUse`: a session used past half its life is renewed; unused ones expire.
+    /// Times count from the used session's creation, so a slow (loaded) bcrypt can't shift them.
     @Test func slidingExpiry() async throws {
         var accounts = AccountsConfiguration()
-        accounts.sessionLength = 2
+        accounts.sessionLength = 4
         accounts.extendSessionOnUse = true
         try await withServer(accounts: accounts) { (client: any TestClientProtocol) async throws in
-            let used = try #require(
-                try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?
-                    .stringValue)
             let unused = try #require(
                 try await call(client, .post, "/parse/users", body: #"{"username":"bob","password":"correct horse"}"#).json["sessionToken"]?
                     .stringValue)
-            try await Task.sleep(for: .milliseconds(1300))
-            #expect(try await call(client, .get, "/parse/users/me", headers: session(used)).status == 200)  // renewed to +2 s
-            try await Task.sleep(for: .milliseconds(1200))
+            let created = ContinuousClock.now
+            let used = try #require(
+                try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?
+                    .stringValue)
+            try await Task.sleep(until: created + .milliseconds(2400))  // past half of 4 s: renewed to +4 s
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(used)).status == 200)
+            try await Task.sleep(until: created + .milliseconds(4800))  // past the first lifetime
             #expect(try await call(client, .get, "/parse/users/me", headers: session(used)).status == 200)
             #expect(try await call(client, .get, "/parse/users/me", headers: session(unused)).json["code"] == 209)
         }
