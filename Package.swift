@@ -51,7 +51,7 @@ let package = Package(
         ),
         .target(
             name: "RooftopServices",
-            dependencies: ["RooftopStorage", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RooftopStorage", "RooftopMail", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
         // Fenced: the only target that sees bcrypt and swift-crypto.

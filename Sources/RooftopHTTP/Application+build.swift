@@ -9,14 +9,14 @@ public import RooftopStorage
 public func buildApplication(
     store: any DataStore, services: ServicesConfiguration, http: HTTPConfiguration, host: String, port: Int, logger: Logger,
     passwords: any PasswordHasher, tokens: any SessionTokenSource, accounts accountsConfig: AccountsConfiguration = AccountsConfiguration(),
-    sessionCleanupInterval: Duration = .seconds(3600),
+    mail: AccountMail? = nil, sessionCleanupInterval: Duration = .seconds(3600),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let clock: @Sendable () -> ParseDate = {
         ParseDate(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
     let objects = Objects(store: store, config: services, clock: clock)
-    let accounts = Accounts(objects: objects, hasher: passwords, tokens: tokens, config: accountsConfig)
+    let accounts = Accounts(objects: objects, hasher: passwords, tokens: tokens, config: accountsConfig, mail: mail)
     let responder = ParseResponder(
         config: http, objects: objects, schemas: Schemas(store: store), aggregates: Aggregates(store: store, config: services),
         accounts: accounts, logger: logger)

@@ -18,6 +18,8 @@ public struct ParseRequest: Sendable {
     public var sessionToken: String? = nil
     /// The installation id the request carried, if any.
     public var installationId: String? = nil
+    /// The `Accept-Language` header, for the language of mail a request triggers.
+    public var acceptLanguage: String? = nil
 }
 
 /// A route's answer.

@@ -59,6 +59,10 @@ public struct ParseResponder: HTTPResponder {
         }
         if request.method == .options { return Response(status: .ok) }
         let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
+        // Pages opened from emailed links: HTML, no application id header, form bodies.
+        if segments.first == "apps" {
+            return try await HostedPages(accounts: routes.accounts, appId: config.appId).respond(request, segments: segments)
+        }
         var body = try await readBody(request)
         var method = request.method.rawValue
         if method == "POST", let override = body["_method"]?.stringValue {
@@ -80,7 +84,7 @@ public struct ParseResponder: HTTPResponder {
         if method == "GET" || method == "DELETE" { params.merge(body) { _, fromBody in fromBody } }
         let parseRequest = ParseRequest(
             method: method, segments: segments, params: params, body: body, principal: principal, sessionToken: credentials.sessionToken,
-            installationId: credentials.installationId)
+            installationId: credentials.installationId, acceptLanguage: request.headers[.acceptLanguage])
         var answer = try await routes.dispatch(parseRequest)
         if let location = answer.headers.firstIndex(where: { $0.0 == "Location" }) {
             let host = request.head.authority ?? "127.0.0.1"

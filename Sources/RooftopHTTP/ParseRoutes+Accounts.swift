@@ -7,17 +7,16 @@ extension ParseRoutes {
     func accountRoutes(_ request: ParseRequest) async throws -> ParseResponse {
         switch (request.method, request.segments.last) {
         case ("POST", "users"):
-            let result = try await accounts.signUp(body: request.body, installationId: request.installationId)
+            let result = try await accounts.signUp(body: request.body, installationId: request.installationId, acceptLanguage: request.acceptLanguage)
             guard result.created else {
                 // authData named an existing user: this was a login.
                 var body = result.user.json
-                body["sessionToken"] = .string(result.sessionToken)
+                body["sessionToken"] = result.sessionToken.map(JSON.string)
                 return ParseResponse(body: .object(body))
             }
-            var body: [String: JSON] = [
-                "objectId": .string(result.user.objectId), "createdAt": .string(result.user.createdAt.iso),
-                "sessionToken": .string(result.sessionToken),
-            ]
+            var body: [String: JSON] = ["objectId": .string(result.user.objectId), "createdAt": .string(result.user.createdAt.iso)]
+            // No token while login waits for a verified email (Parse).
+            body["sessionToken"] = result.sessionToken.map(JSON.string)
             // Users created through authData learn their generated username.
             if request.body["username"] == nil { body["username"] = result.user.fields["username"] }
             return ParseResponse(status: 201, body: .object(body), headers: [("Location", "/users/\(result.user.objectId)")])
@@ -35,7 +34,8 @@ extension ParseRoutes {
             return ParseResponse(body: .object(body))
         case ("PUT", let id?) where request.segments.count == 2:
             guard ObjectId.isPlausible(id) else { throw ParseError.objectNotFound }
-            let answer = try await accounts.updateUser(id, body: request.body, principal: request.principal, installationId: request.installationId)
+            let answer = try await accounts.updateUser(
+                id, body: request.body, principal: request.principal, installationId: request.installationId, acceptLanguage: request.acceptLanguage)
             return ParseResponse(body: .object(answer))
         case ("DELETE", let id?) where request.segments.count == 2:
             guard ObjectId.isPlausible(id) else { throw ParseError.objectNotFound }
@@ -52,6 +52,9 @@ extension ParseRoutes {
         case ("POST", "upgradeToRevocableSession"):
             let body = try await accounts.upgradeToRevocableSession(principal: request.principal, installationId: request.installationId)
             return ParseResponse(body: .object(body))
+        case ("POST", "verificationEmailRequest"):
+            try await accounts.requestVerificationEmail(body: request.body, acceptLanguage: request.acceptLanguage)
+            return ParseResponse(body: [:])
         case ("POST", "logout"):
             guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
             try await accounts.logOut(token: token)

@@ -77,8 +77,9 @@ public struct FileOutbox: MailTransport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The headers, then every base64 part decoded, for reading in a terminal.
-    static func readable(_ text: String) -> String {
+    /// A rendered message's headers, then every base64 part decoded: for reading in a terminal,
+    /// and for tests that follow a link from a received message.
+    public static func readable(_ text: String) -> String {
         let lines = text.components(separatedBy: "\r\n")
         var out: [String] = []
         var inHeaders = true

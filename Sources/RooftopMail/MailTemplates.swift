@@ -38,6 +38,11 @@ public struct MailTemplates: Sendable {
     /// Languages with at least one template.
     public var languages: Set<String> { Set(templates.keys) }
 
+    /// Only the built-in templates (which cannot fail to load).
+    public static var builtIn: MailTemplates { MailTemplates(templates: BuiltInTemplates.all) }
+
+    init(templates: [String: [Kind: Template]]) { self.templates = templates }
+
     /// The built-in templates, overridden by files under `directory` when given.
     public init(directory: String? = nil) throws {
         templates = BuiltInTemplates.all
@@ -74,8 +79,9 @@ public struct MailTemplates: Sendable {
         return " within \(amount) \(unitEN)\(amount == 1 ? "" : "s")"
     }
 
-    /// Replaces `{{name}}` with its value; unknown names become empty.
-    static func fill(_ template: String, _ values: [String: String]) -> String {
+    /// Replaces `{{name}}` with its value in one pass (a value is never scanned again); unknown
+    /// names become empty.
+    public static func fill(_ template: String, _ values: [String: String]) -> String {
         var out = ""
         var rest = template[...]
         while let open = rest.range(of: "{{") {

@@ -6,6 +6,7 @@ import RooftopAuth
 import RooftopCore
 import RooftopHTTP
 import RooftopSQLite
+import RooftopServices
 
 /// `rooftop serve`: runs the server on the embedded SQLite database.
 struct ServeCommand: AsyncParsableCommand {
@@ -30,10 +31,16 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("cannot open the database in \(configuration.dataDir): \(error)")
         }
         let http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
+        let mail: AccountMail?
+        do {
+            mail = try configuration.accountMail(appId: keys.appId, logger: logger)
+        } catch {
+            throw ValidationError("\(error)")
+        }
         let config = configuration
         let app = buildApplication(
             store: store, services: configuration.services, http: http, host: configuration.host, port: configuration.port,
-            logger: logger, passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), accounts: configuration.accounts,
+            logger: logger, passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), accounts: configuration.accounts, mail: mail,
             onServerRunning: { port in KeyFile.printBanner(config, keys: keys, port: port) })
         try await app.runService()
         try store.close()

@@ -39,6 +39,13 @@ struct ServerConfiguration: Sendable {
     var anonymousUserTTL = 0
     var extendSessionOnUse = false
     var logLevel = "info"
+    var appName: String?
+    var verifyUserEmails = false
+    var preventLoginWithUnverifiedEmail = false
+    var preventSignupWithUnverifiedEmail = false
+    var emailVerifyTokenValidityDuration = 86_400
+    var emailVerifySuccessOnInvalidEmail = true
+    var mail = MailSettings()
     var queryLimits = QueryLimits()
 
     /// Every key, for `config print` and the docs.
@@ -47,7 +54,8 @@ struct ServerConfiguration: Sendable {
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
         "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL", "extendSessionOnUse",
-        "logLevel", "verbose",
+        "logLevel", "verbose", "appName", "verifyUserEmails", "preventLoginWithUnverifiedEmail", "preventSignupWithUnverifiedEmail",
+        "emailVerifyTokenValidityDuration", "emailVerifySuccessOnInvalidEmail", "mail",
     ]
 
     /// Parse Server's log levels; `verbose` (and below) adds a line per request.
@@ -123,6 +131,13 @@ struct ServerConfiguration: Sendable {
                 logLevel = try string()
                 guard Self.logLevels.contains(logLevel) else { throw ConfigError("\(source): logLevel must be one of \(Self.logLevels)") }
             case "verbose": if try bool() { logLevel = "verbose" }
+            case "appName": appName = try string()
+            case "verifyUserEmails": verifyUserEmails = try bool()
+            case "preventLoginWithUnverifiedEmail": preventLoginWithUnverifiedEmail = try bool()
+            case "preventSignupWithUnverifiedEmail": preventSignupWithUnverifiedEmail = try bool()
+            case "emailVerifyTokenValidityDuration": emailVerifyTokenValidityDuration = try int()
+            case "emailVerifySuccessOnInvalidEmail": emailVerifySuccessOnInvalidEmail = try bool()
+            case "mail": try mail.apply(value, source: source)
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -134,6 +149,7 @@ struct ServerConfiguration: Sendable {
         guard anonymousUserTTL >= 0 else { throw ConfigError("anonymousUserTTL must be 0 (off) or a number of seconds") }
         guard sessionLength > 0 else { throw ConfigError("sessionLength must be a positive number of seconds") }
         guard (6...64).contains(objectIdSize) else { throw ConfigError("objectIdSize must be between 6 and 64") }
+        guard emailVerifyTokenValidityDuration >= 0 else { throw ConfigError("emailVerifyTokenValidityDuration must be 0 (never) or seconds") }
     }
 
     /// A nested option: an object in the file, its JSON text in the environment.
@@ -236,6 +252,11 @@ struct ServerConfiguration: Sendable {
         a.minPasswordLength = minPasswordLength
         a.anonymousUserTTL = anonymousUserTTL
         a.extendSessionOnUse = extendSessionOnUse
+        a.verifyUserEmails = verifyUserEmails
+        a.preventLoginWithUnverifiedEmail = preventLoginWithUnverifiedEmail
+        a.preventSignupWithUnverifiedEmail = preventSignupWithUnverifiedEmail
+        a.emailVerifyTokenValidityDuration = emailVerifyTokenValidityDuration == 0 ? nil : emailVerifyTokenValidityDuration
+        a.emailVerifySuccessOnInvalidEmail = emailVerifySuccessOnInvalidEmail
         return a
     }
 
@@ -274,7 +295,11 @@ struct ServerConfiguration: Sendable {
             "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
             "passwordPolicy": ["minLength": .number(Double(minPasswordLength))],
             "anonymousUserTTL": .number(Double(anonymousUserTTL)), "extendSessionOnUse": .bool(extendSessionOnUse),
-            "logLevel": .string(logLevel),
+            "logLevel": .string(logLevel), "appName": appName.map(JSON.string) ?? .null, "verifyUserEmails": .bool(verifyUserEmails),
+            "preventLoginWithUnverifiedEmail": .bool(preventLoginWithUnverifiedEmail),
+            "preventSignupWithUnverifiedEmail": .bool(preventSignupWithUnverifiedEmail),
+            "emailVerifyTokenValidityDuration": .number(Double(emailVerifyTokenValidityDuration)),
+            "emailVerifySuccessOnInvalidEmail": .bool(emailVerifySuccessOnInvalidEmail), "mail": mail.redacted,
             "requestComplexity": [
                 "batchRequestLimit": .number(Double(batchRequestLimit)), "includeLimit": .number(Double(queryLimits.maxIncludes)),
                 "subqueryLimit": .number(Double(queryLimits.maxDepth)), "inValuesLimit": .number(Double(queryLimits.maxInValues)),

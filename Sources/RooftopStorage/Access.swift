@@ -12,6 +12,9 @@ public struct Access: Sendable, Equatable {
     public var hiddenFields: Set<String>
     /// For `userField:<f>` audiences: where `f` references the caller, only these stay hidden.
     public var hiddenUnlessUserField: [String: Set<String>]
+    /// Writes only: the object must hold exactly these string values, checked in the same
+    /// statement as the write, so a single-use token is consumed by exactly one request.
+    public var requiredValues: [FieldName: String] = [:]
 
     /// Creates an access description.
     public init(
@@ -27,6 +30,13 @@ public struct Access: Sendable, Equatable {
 
     /// Unrestricted access (master key, or the server itself).
     public static let master = Access(aclGroup: nil)
+
+    /// This access, restricted to objects whose `field` holds `value` (see `requiredValues`).
+    public func requiring(_ field: FieldName, equals value: String) -> Access {
+        var access = self
+        access.requiredValues[field] = value
+        return access
+    }
 }
 
 /// The access of one caller to every class a query touches.

@@ -31,7 +31,7 @@ extension LiveServerTest {
     ///   - wrap: decorates the store (to count or fail reads).
     func withServer(
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
-        accounts: AccountsConfiguration = AccountsConfiguration(), sessionCleanupInterval: Duration = .seconds(3600),
+        accounts: AccountsConfiguration = AccountsConfiguration(), mail: AccountMail? = nil, sessionCleanupInterval: Duration = .seconds(3600),
         in directory: URL? = nil, wrap: (SQLiteStore) -> any DataStore = { $0 },
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
@@ -46,7 +46,7 @@ extension LiveServerTest {
         logger.logLevel = .warning
         let app = buildApplication(
             store: wrap(sqlite), services: services, http: http, host: "127.0.0.1", port: 0, logger: logger,
-            passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts,
+            passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts, mail: mail,
             sessionCleanupInterval: sessionCleanupInterval)
         try await app.test(.live) { client in try await body(client) }
         try sqlite.close()

@@ -79,6 +79,10 @@ extension ParseError.Code {
     public static let usernameTaken = Self(202)
     /// 203: the email is taken.
     public static let emailTaken = Self(203)
+    /// 204: the email is missing.
+    public static let emailMissing = Self(204)
+    /// 205: no user has this email, or the email is not verified yet.
+    public static let emailNotFound = Self(205)
     /// 206: a user can only be changed by itself.
     public static let sessionMissing = Self(206)
     /// 209: the session token is invalid or expired.

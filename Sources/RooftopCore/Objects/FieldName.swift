@@ -79,6 +79,10 @@ public enum InternalField: String, Sendable, CaseIterable {
     case emailKey = "_email_key"
     /// SHA-256 of a `_Session`'s token: unique; the token itself is never stored.
     case sessionToken = "_session_token"
+    /// SHA-256 of a `_User`'s pending email-verification token.
+    case emailVerifyToken = "_email_verify_token"
+    /// When that token stops working, in milliseconds since 1970.
+    case emailVerifyTokenExpiresAt = "_email_verify_token_expires_at"
 }
 
 /// A validated dot path into a document (`stats.wins`): a field name and nested keys.

@@ -5,7 +5,7 @@ extension Accounts {
     /// `PUT /users/:id`: only the user itself (or the master key) may, else 206. A new password
     /// is hashed and ends every session of the user; the answer then carries a fresh token.
     public func updateUser(
-        _ userId: String, body: [String: JSON], principal: Principal, installationId: String?
+        _ userId: String, body: [String: JSON], principal: Principal, installationId: String?, acceptLanguage: String? = nil
     ) async throws -> [String: JSON] {
         try checkSelf(userId, principal)
         var fields = body
@@ -32,6 +32,15 @@ extension Accounts {
         var operations: [WriteOperation] = []
         var newToken: String?
         let now = objects.clock()
+        var verifyToken: String?
+        if let email, verifiesEmail(identities: []),
+            try await user(userId)?.fields["email"]?.stringValue.map(AccountKey.normalize) != AccountKey.normalize(email)
+        {
+            // A new address is unverified again, and the old address's link dies with its token.
+            let (verification, token) = try verificationOperations(now: now)
+            write.operations += verification
+            verifyToken = token
+        }
         if let password {
             try PasswordRules.check(password, minLength: config.minPasswordLength)
             write.operations.append((FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(password)))))
@@ -47,6 +56,7 @@ extension Accounts {
             grant: SchemaGrant(createClass: false, addFields: true))
         let outcomes = try await writeAccountGroup([update] + operations)
         if password != nil { await cache.removeUser(userId) }
+        if let verifyToken, let user = try await user(userId) { await sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
         guard let first = outcomes.first else { throw ParseError.internalError }
         var answer = try Objects.response(to: first)
         if let newToken { answer["sessionToken"] = .string(newToken) }

@@ -15,6 +15,16 @@ public struct AccountsConfiguration: Sendable {
     public var extendSessionOnUse = false
     /// Seconds of inactivity after which never-converted anonymous users are deleted; 0 = never.
     public var anonymousUserTTL = 0
+    /// Whether new and changed email addresses get a verification link (Parse: `verifyUserEmails`).
+    public var verifyUserEmails = false
+    /// Whether login waits for a verified email (205); sign-up then answers without a session.
+    public var preventLoginWithUnverifiedEmail = false
+    /// Whether sign-up itself answers 205 until the email is verified (the user is still created).
+    public var preventSignupWithUnverifiedEmail = false
+    /// Seconds a verification link works; nil = until used (Parse's default; ours is one day).
+    public var emailVerifyTokenValidityDuration: Int? = 86_400
+    /// Whether `/verificationEmailRequest` answers `{}` whatever the address (no enumeration).
+    public var emailVerifySuccessOnInvalidEmail = true
 
     /// Creates the defaults.
     public init() {}
@@ -31,13 +41,19 @@ public struct Accounts: Sendable {
     let config: AccountsConfiguration
     let providers: AuthProviders
     let cache = SessionCache()
+    /// Mail settings; nil when no email flow is configured (their routes then answer 1).
+    let mail: AccountMail?
+
+    /// The mail settings, for the hosted pages (app name, languages).
+    public var mailSettings: AccountMail? { mail }
 
     /// Creates the use cases; `providers` are the enabled `authData` providers besides
     /// `anonymous`, which `config.enableAnonymousUsers` governs.
     public init(
         objects: Objects, hasher: any PasswordHasher, tokens: any SessionTokenSource, config: AccountsConfiguration,
-        providers: [any AuthProvider] = []
+        providers: [any AuthProvider] = [], mail: AccountMail? = nil
     ) {
+        self.mail = mail
         self.objects = objects
         self.hasher = hasher
         self.tokens = tokens
@@ -49,14 +65,14 @@ public struct Accounts: Sendable {
     public struct SignUpResult: Sendable {
         /// The user.
         public var user: StoredObject
-        /// The new session's token.
-        public var sessionToken: String
+        /// The new session's token; nil when login waits for a verified email.
+        public var sessionToken: String?
         /// False when `authData` named an existing user, who is logged in instead (200).
         public var created: Bool
     }
 
     /// A new user and its first session, written in one transaction.
-    public func signUp(body: [String: JSON], installationId: String?) async throws -> SignUpResult {
+    public func signUp(body: [String: JSON], installationId: String?, acceptLanguage: String? = nil) async throws -> SignUpResult {
         var fields = body
         var identities: [(provider: String, id: String, data: JSON)] = []
         if let authData = fields.removeValue(forKey: "authData") {
@@ -115,20 +131,33 @@ public struct Accounts: Sendable {
             write.acl.map { Self.keepingOwner($0, userId) }
             ?? ACL(readers: config.enforcePrivateUsers ? [userId] : [userId, "*"], writers: [userId])
         let now = objects.clock()
-        let token = tokens.newToken()
+        var verifyToken: String?
+        if email != nil, verifiesEmail(identities: identities.map(\.provider)) {
+            let (operations, token) = try verificationOperations(now: now)
+            write.operations += operations
+            verifyToken = token
+        }
+        // With unverified emails kept out, the first session waits for the verification.
+        let token: String? = verifyToken != nil && config.preventLoginWithUnverifiedEmail ? nil : tokens.newToken()
         let grant = SchemaGrant(createClass: true, addFields: true)
-        let session = try sessionInsert(
-            userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
-            provider: identities.first?.provider ?? "password", installationId: installationId, at: now)
+        var group: [WriteOperation] = [.insert(className: .user, objectId: userId, at: now, write: write, grant: grant)]
+        if let token {
+            group.append(
+                try sessionInsert(
+                    userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
+                    provider: identities.first?.provider ?? "password", installationId: installationId, at: now))
+        }
         let outcomes: [WriteOutcome]
         do {
-            outcomes = try await writeAccountGroup([.insert(className: .user, objectId: userId, at: now, write: write, grant: grant), session])
+            outcomes = try await writeAccountGroup(group)
         } catch let error as ParseError where error.code == Self.identityTaken && !identities.isEmpty {
             // Two first logins with one identity raced: the other one created the user.
             guard let existing = try await findUser(byIdentities: identities) else { throw error }
             return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
+        if let verifyToken { await sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
+        if verifyToken != nil && config.preventSignupWithUnverifiedEmail { throw Self.emailNotVerified }
         return SignUpResult(user: user, sessionToken: token, created: true)
     }
 
@@ -237,6 +266,10 @@ public struct Accounts: Sendable {
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
             throw invalid
+        }
+        // Only after the password checked out, so this answer tells nothing to a guesser.
+        if config.verifyUserEmails && config.preventLoginWithUnverifiedEmail && user.fields["emailVerified"] != .bool(true) {
+            throw Self.emailNotVerified
         }
         return user
     }

@@ -184,6 +184,9 @@ extension QueryCompiler {
                 parts.append("0 = 1")
             }
         }
+        for (field, value) in access.requiredValues.sorted(by: { $0.key < $1.key }) {
+            parts.append("\(dialect.jsonValue("data", [field.rawValue])) = \(compiler.bind(.text(value)))")
+        }
         var fragment = SQLFragment(parts.isEmpty ? "1 = 1" : parts.joined(separator: " AND "))
         fragment.bindings = Array(compiler.out.bindings.dropFirst(bindingOffset))
         return fragment

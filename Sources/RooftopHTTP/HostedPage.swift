@@ -1,0 +1,64 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RooftopMail
+
+/// One hosted page (email verification, password reset), rendered in the visitor's language with
+/// every value HTML-escaped and headers that keep it out of frames, caches and referrers.
+struct HostedPage {
+    /// Which page.
+    enum Kind: Sendable {
+        case emailVerified, verificationLinkInvalid, verificationLinkExpired, verificationLinkSent, notFound
+    }
+
+    var kind: Kind
+    var language: String
+    var appName: String
+    var values: [String: String] = [:]
+    /// A form posting `fields` (hidden) to `action`, with the page's button.
+    var form: (action: String, fields: [String: String])? = nil
+    var status: HTTPResponse.Status = .ok
+
+    /// `Content-Security-Policy`: no script at all, styles only from our own sheet, forms only to
+    /// ourselves, never framed.
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+    /// The HTML response.
+    func response(stylesheet: String) -> Response {
+        let texts = HostedPageTemplates.texts[language] ?? HostedPageTemplates.texts["en"] ?? [:]
+        let text = texts[kind] ?? HostedPageTemplates.Text(title: "", message: "")
+        let escaped = values.mapValues(MailTemplates.escapeHTML).merging(["appName": MailTemplates.escapeHTML(appName)]) { $1 }
+        var content = "<p>" + Self.fill(text.message, escaped) + "</p>"
+        if let form, let button = text.button {
+            content += "<form method=\"post\" action=\"\(MailTemplates.escapeHTML(form.action))\">"
+            for (name, value) in form.fields.sorted(by: { $0.key < $1.key }) {
+                content += "<input type=\"hidden\" name=\"\(MailTemplates.escapeHTML(name))\" value=\"\(MailTemplates.escapeHTML(value))\">"
+            }
+            content += "<button type=\"submit\">\(MailTemplates.escapeHTML(button))</button></form>"
+        }
+        let html = Self.fill(
+            HostedPageTemplates.layout,
+            [
+                "lang": language, "title": MailTemplates.escapeHTML(text.title), "appName": escaped["appName"] ?? "",
+                "stylesheet": MailTemplates.escapeHTML(stylesheet), "content": content,
+            ])
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        Self.addSecurityHeaders(&headers)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// The headers every hosted page and its style sheet carry.
+    static func addSecurityHeaders(_ headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.cacheControl] = "no-store"
+        for (name, value) in [("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY")] {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
+    }
+
+    /// One pass, so a value that looks like `{{content}}` stays text.
+    static func fill(_ template: String, _ values: [String: String]) -> String { MailTemplates.fill(template, values) }
+}

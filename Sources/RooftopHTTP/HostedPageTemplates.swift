@@ -1,0 +1,72 @@
+/// The hosted pages' texts in English and Japanese, and their shared layout and style sheet.
+enum HostedPageTemplates {
+    /// A page's words: title, message, and an optional button label.
+    struct Text {
+        var title: String
+        var message: String
+        var button: String? = nil
+    }
+
+    static let texts: [String: [HostedPage.Kind: Text]] = [
+        "en": [
+            .emailVerified: Text(title: "Email verified", message: "Thank you, {{username}}. Your email address for {{appName}} is confirmed."),
+            .verificationLinkInvalid: Text(
+                title: "Link not valid", message: "This verification link is not valid. It may have been used already, or a newer link was sent."),
+            .verificationLinkExpired: Text(
+                title: "Link expired", message: "This verification link has expired. We can send you a new one.", button: "Send a new link"),
+            .verificationLinkSent: Text(title: "Check your inbox", message: "A new verification link is on its way to your email address."),
+            .notFound: Text(title: "Page not found", message: "There is nothing here."),
+        ],
+        "ja": [
+            .emailVerified: Text(title: "確認が完了しました", message: "{{username}} 様、{{appName}} のメールアドレスの確認が完了しました。"),
+            .verificationLinkInvalid: Text(title: "無効なリンクです", message: "この確認リンクは無効です。すでに使用されたか、新しいリンクが送信されています。"),
+            .verificationLinkExpired: Text(title: "リンクの有効期限が切れています", message: "この確認リンクは有効期限が切れています。新しいリンクをお送りできます。", button: "新しいリンクを送信する"),
+            .verificationLinkSent: Text(title: "メールをご確認ください", message: "新しい確認リンクをメールアドレスに送信しました。"),
+            .notFound: Text(title: "ページが見つかりません", message: "お探しのページは見つかりませんでした。"),
+        ],
+    ]
+
+    /// `{{lang}} {{title}} {{appName}} {{content}}`; `content` is HTML built by the renderer.
+    static let layout = """
+        <!DOCTYPE html>
+        <html lang="{{lang}}">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="referrer" content="no-referrer">
+        <title>{{title}} · {{appName}}</title>
+        <link rel="stylesheet" href="{{stylesheet}}">
+        </head>
+        <body>
+        <main class="card">
+        <p class="app">{{appName}}</p>
+        <h1>{{title}}</h1>
+        {{content}}
+        </main>
+        </body>
+        </html>
+        """
+
+    /// Served at `/apps/rooftop.css`, so the policy needs no inline style or script.
+    static let stylesheet = """
+        :root { color-scheme: light dark; --bg: #f4f5f7; --card: #fff; --text: #1f2328; --muted: #57606a; --accent: #2463eb; --error: #c62828; }
+        @media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --card: #161b22; --text: #e6edf3; --muted: #8d96a0; --accent: #4c8df6; --error: #ff7b72; } }
+        * { box-sizing: border-box; }
+        body { margin: 0; min-height: 100vh; display: flex; align-items: center; justify-content: center; padding: 16px;
+          background: var(--bg); color: var(--text);
+          font: 16px/1.5 -apple-system, "Segoe UI", Roboto, "Hiragino Sans", "Noto Sans JP", sans-serif; }
+        .card { width: 100%; max-width: 420px; background: var(--card); border-radius: 14px; padding: 32px 28px;
+          box-shadow: 0 1px 3px rgba(0,0,0,.08), 0 8px 24px rgba(0,0,0,.06); }
+        .app { margin: 0 0 8px; color: var(--muted); font-size: 14px; font-weight: 600; letter-spacing: .02em; }
+        h1 { margin: 0 0 12px; font-size: 22px; line-height: 1.3; }
+        p { margin: 0 0 16px; }
+        form { margin: 20px 0 0; }
+        label { display: block; font-size: 14px; font-weight: 600; margin: 0 0 6px; }
+        input[type=password] { width: 100%; font: inherit; padding: 10px 12px; border: 1px solid var(--muted); border-radius: 8px;
+          background: transparent; color: inherit; }
+        .error { color: var(--error); font-size: 14px; margin: 6px 0 0; }
+        button { width: 100%; margin-top: 16px; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0;
+          border-radius: 8px; padding: 12px 16px; cursor: pointer; }
+        button:focus-visible, input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        """
+}

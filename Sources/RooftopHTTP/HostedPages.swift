@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RooftopCore
+import RooftopMail
+import RooftopServices
+
+/// The pages an emailed link opens, under `<mount>/apps/`: email verification (and, with its
+/// flow, password reset). Links carry only `token`; a `username` parameter from Parse 7 links
+/// is accepted and ignored.
+struct HostedPages {
+    let accounts: Accounts
+    let appId: String
+
+    /// Answers `request`, whose path below the mount path is `segments` (`apps/…`).
+    func respond(_ request: Request, segments: [String]) async throws -> Response {
+        if segments == ["apps", "rooftop.css"] {
+            var headers = HTTPFields()
+            headers[.contentType] = "text/css; charset=utf-8"
+            HostedPage.addSecurityHeaders(&headers)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: HostedPageTemplates.stylesheet)))
+        }
+        let language = (accounts.mailSettings?.locale ?? .init()).choose(userLocale: nil, acceptLanguage: request.headers[.acceptLanguage])
+        let appName = accounts.mailSettings?.appName ?? ""
+        func page(_ kind: HostedPage.Kind, status: HTTPResponse.Status = .ok) -> HostedPage {
+            HostedPage(kind: kind, language: language, appName: appName, status: status)
+        }
+        guard accounts.mailSettings != nil, segments.count == 3, segments[1] == appId else {
+            return page(.notFound, status: .notFound).response(stylesheet: stylesheet(segments))
+        }
+        let query = Self.form(request.uri.query ?? "")
+        switch (request.method, segments[2]) {
+        case (.get, "verify_email"):
+            let token = query["token"] ?? ""
+            switch try await accounts.verifyEmail(token: token) {
+            case .verified(let username):
+                var result = page(.emailVerified)
+                result.values["username"] = username
+                return result.response(stylesheet: stylesheet(segments))
+            case .expired:
+                var result = page(.verificationLinkExpired)
+                result.form = ("resend_verification_email", ["token": token])
+                return result.response(stylesheet: stylesheet(segments))
+            case .invalid:
+                return page(.verificationLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
+            }
+        case (.post, "resend_verification_email"):
+            let form = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
+            let sent = try await accounts.resendVerification(token: form["token"] ?? "", acceptLanguage: request.headers[.acceptLanguage])
+            return sent
+                ? page(.verificationLinkSent).response(stylesheet: stylesheet(segments))
+                : page(.verificationLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
+        default:
+            return page(.notFound, status: .notFound).response(stylesheet: stylesheet(segments))
+        }
+    }
+
+    /// The style sheet's URL relative to the page, so no Host header ever builds a link.
+    func stylesheet(_ segments: [String]) -> String {
+        String(repeating: "../", count: max(0, segments.count - 2)) + "rooftop.css"
+    }
+
+    /// `application/x-www-form-urlencoded` (and query strings) as plain strings: no JSON
+    /// interpretation, so a parameter is never an object or an operator; the first value wins.
+    static func form(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&").prefix(50) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = parts.first.flatMap(decode), result[name] == nil else { continue }
+            result[name] = parts.count == 2 ? decode(parts[1]) ?? "" : ""
+        }
+        return result
+    }
+}

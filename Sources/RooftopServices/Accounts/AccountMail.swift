@@ -1,0 +1,67 @@
+import Foundation
+public import RooftopCore
+public import RooftopMail
+public import RooftopStorage
+
+/// The mail the account use cases send: where links point, who sends, in which language.
+///
+/// Links are built only from the configured `publicServerURL`, never from a request's `Host` or
+/// `X-Forwarded-*` headers, so a forged header cannot point a reset link at an attacker.
+public struct AccountMail: Sendable {
+    /// Background delivery.
+    public let queue: MailQueue
+    /// Subjects and bodies.
+    public let templates: MailTemplates
+    /// Language choice.
+    public let locale: MailLocale
+    /// `From` of every message.
+    public let from: String
+    /// Shown in messages and pages (Parse: `appName`).
+    public let appName: String
+    /// The server's public URL including the mount path, without a trailing slash.
+    public let publicServerURL: String
+    /// The application id, part of every link path.
+    public let appId: String
+
+    /// Creates the mail settings.
+    public init(
+        queue: MailQueue, templates: MailTemplates, locale: MailLocale, from: String, appName: String, publicServerURL: String, appId: String
+    ) {
+        self.queue = queue
+        self.templates = templates
+        self.locale = locale
+        self.from = from
+        self.appName = appName
+        self.publicServerURL = publicServerURL.hasSuffix("/") ? String(publicServerURL.dropLast()) : publicServerURL
+        self.appId = appId
+    }
+
+    /// `<publicServerURL>/apps/<appId>/<page>?token=<token>`.
+    public func link(_ page: String, token: String) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let id = appId.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        return "\(publicServerURL)/apps/\(id)/\(page)?token=\(token.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+    }
+
+    /// Queues a message of `kind` to `user`'s email, in the user's language.
+    func send(_ kind: MailTemplates.Kind, to user: StoredObject, link: String, expiresIn: Int?, acceptLanguage: String?) async {
+        guard let email = user.fields["email"]?.stringValue else { return }
+        let language = locale.choose(userLocale: user.fields["locale"]?.stringValue, acceptLanguage: acceptLanguage)
+        let values = [
+            "appName": appName, "link": link, "email": email, "username": user.fields["username"]?.stringValue ?? "",
+            "expires": MailTemplates.expiryPhrase(seconds: expiresIn, language: language),
+        ]
+        let message = templates.render(kind, language: language, values: values)
+        await queue.send(
+            MailMessage(
+                from: from, to: email, subject: message.subject, text: message.text, html: message.html, headers: [("X-Rooftop-Kind", kind.rawValue)])
+        )
+    }
+
+    /// A single-use secret for a link: 32 characters of base62 from the system CSPRNG (190 bits).
+    static func newLinkToken() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<32).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+}

@@ -1,0 +1,129 @@
+public import RooftopCore
+import RooftopMail
+public import RooftopStorage
+
+extension Accounts {
+    /// Parse's EMAIL_NOT_FOUND, used for "User email is not verified.".
+    static let emailNotVerified = ParseError(.emailNotFound, "User email is not verified.")
+
+    /// Parse answers 1 when an email flow is used without `appName`/`publicServerURL`/adapter.
+    static let mailNotConfigured = ParseError(
+        .internalServerError, "An appName, publicServerURL, and emailAdapter are required for password reset and email verification functionality.")
+
+    /// Whether a user with an email (and these `authData` providers) must verify it: users who
+    /// signed up only through a third-party identity have had their address vouched for.
+    func verifiesEmail(identities: [String]) -> Bool {
+        config.verifyUserEmails && mail != nil && identities.allSatisfy { $0 == "anonymous" }
+    }
+
+    /// `emailVerified = false` and a fresh token (replacing, so killing, any older one).
+    func verificationOperations(now: ParseDate) throws -> ([(path: FieldPath, op: FieldOperation)], String) {
+        let token = AccountMail.newLinkToken()
+        var operations: [(path: FieldPath, op: FieldOperation)] = [
+            (FieldPath(field: try FieldName("emailVerified")), .set(.bool(false))),
+            (FieldPath(field: .internal(.emailVerifyToken)), .set(.string(tokens.digest(token)))),
+        ]
+        if let seconds = config.emailVerifyTokenValidityDuration {
+            let expires = now.millisecondsSince1970 + Int64(seconds) * 1000
+            operations.append((FieldPath(field: .internal(.emailVerifyTokenExpiresAt)), .set(.number(Double(expires)))))
+        } else {
+            operations.append((FieldPath(field: .internal(.emailVerifyTokenExpiresAt)), .delete))
+        }
+        return (operations, token)
+    }
+
+    func sendVerification(to user: StoredObject, token: String, acceptLanguage: String?) async {
+        guard let mail else { return }
+        await mail.send(
+            .verifyEmail, to: user, link: mail.link("verify_email", token: token), expiresIn: config.emailVerifyTokenValidityDuration,
+            acceptLanguage: acceptLanguage)
+    }
+
+    /// `POST /verificationEmailRequest`: a new link for an unverified address. By default the
+    /// answer is `{}` whether the address is unknown, unverified or verified.
+    public func requestVerificationEmail(body: [String: JSON], acceptLanguage: String?) async throws {
+        guard config.verifyUserEmails, mail != nil else { throw Self.mailNotConfigured }
+        guard let value = body["email"] else { throw ParseError(.emailMissing, "you must provide an email") }
+        guard case .string(let email) = value, AccountKey.isPlausibleEmail(email) else {
+            throw ParseError(.invalidEmailAddress, "you must provide a valid email string")
+        }
+        let query = QueryNode.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(email))))
+        guard let user = try await find(.user, query, limit: 1).first else {
+            if config.emailVerifySuccessOnInvalidEmail { return }
+            throw ParseError(.emailNotFound, "No user found with email \(email).")
+        }
+        guard user.fields["emailVerified"] != .bool(true) else {
+            if config.emailVerifySuccessOnInvalidEmail { return }
+            throw ParseError(.otherCause, "Email \(email) is already verified.")
+        }
+        try await issueVerification(for: user, acceptLanguage: acceptLanguage)
+    }
+
+    /// Replaces the user's verification token and mails the new link.
+    func issueVerification(for user: StoredObject, acceptLanguage: String?) async throws {
+        var write = ObjectWrite()
+        let (operations, token) = try verificationOperations(now: objects.clock())
+        write.operations = operations
+        _ = try await objects.store.write([
+            .update(
+                className: .user, objectId: user.objectId, at: objects.clock(), write: write, access: .master,
+                grant: SchemaGrant(createClass: false, addFields: true))
+        ])
+        await sendVerification(to: user, token: token, acceptLanguage: acceptLanguage)
+    }
+
+    /// What following a verification link did.
+    public enum VerificationOutcome: Sendable, Equatable {
+        /// The address is now verified; the user's username, for the page.
+        case verified(username: String)
+        /// The link is right but too old; a new one can be sent.
+        case expired
+        /// Unknown, used, superseded or malformed.
+        case invalid
+    }
+
+    /// Consumes a verification token: one conditional update, so of many concurrent clicks
+    /// exactly one verifies and the rest see an invalid link.
+    public func verifyEmail(token: String) async throws -> VerificationOutcome {
+        guard let user = try await user(byVerificationToken: token) else { return .invalid }
+        if let expires = user.fields[InternalField.emailVerifyTokenExpiresAt.rawValue]?.numberValue,
+            Double(objects.clock().millisecondsSince1970) >= expires
+        {
+            return .expired
+        }
+        var write = ObjectWrite()
+        write.operations = [
+            (FieldPath(field: try FieldName("emailVerified")), .set(.bool(true))),
+            (FieldPath(field: .internal(.emailVerifyToken)), .delete),
+            (FieldPath(field: .internal(.emailVerifyTokenExpiresAt)), .delete),
+        ]
+        do {
+            _ = try await objects.store.write([
+                .update(
+                    className: .user, objectId: user.objectId, at: objects.clock(), write: write,
+                    access: Access.master.requiring(.internal(.emailVerifyToken), equals: tokens.digest(token)),
+                    grant: SchemaGrant(createClass: false, addFields: false))
+            ])
+        } catch let error as ParseError where error.code == .objectNotFound {
+            return .invalid
+        }
+        return .verified(username: user.fields["username"]?.stringValue ?? "")
+    }
+
+    /// "Send a new link" from an expired link's page: only for the user that link belonged to.
+    public func resendVerification(token: String, acceptLanguage: String?) async throws -> Bool {
+        guard let user = try await user(byVerificationToken: token), user.fields["emailVerified"] != .bool(true) else { return false }
+        try await issueVerification(for: user, acceptLanguage: acceptLanguage)
+        return true
+    }
+
+    /// The user holding this verification token (shape-checked first: only our own alphabet
+    /// and length ever reach the query).
+    func user(byVerificationToken token: String) async throws -> StoredObject? {
+        guard (16...128).contains(token.utf8.count),
+            token.utf8.allSatisfy({ $0 < 128 && (($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || ($0 >= 48 && $0 <= 57)) })
+        else { return nil }
+        let query = QueryNode.field(FieldPath(field: .internal(.emailVerifyToken)), .equals(.string(tokens.digest(token))))
+        return try await find(.user, query, limit: 1).first
+    }
+}
