@@ -9,6 +9,7 @@ struct HostedPage {
     /// Which page.
     enum Kind: Sendable {
         case emailVerified, verificationLinkInvalid, verificationLinkExpired, verificationLinkSent, notFound
+        case choosePassword, passwordChanged, resetLinkInvalid
     }
 
     var kind: Kind
@@ -17,6 +18,8 @@ struct HostedPage {
     var values: [String: String] = [:]
     /// A form posting `fields` (hidden) to `action`, with the page's button.
     var form: (action: String, fields: [String: String])? = nil
+    /// An error shown under the form's password field.
+    var fieldError: String? = nil
     var status: HTTPResponse.Status = .ok
 
     /// `Content-Security-Policy`: no script at all, styles only from our own sheet, forms only to
@@ -34,6 +37,13 @@ struct HostedPage {
             content += "<form method=\"post\" action=\"\(MailTemplates.escapeHTML(form.action))\">"
             for (name, value) in form.fields.sorted(by: { $0.key < $1.key }) {
                 content += "<input type=\"hidden\" name=\"\(MailTemplates.escapeHTML(name))\" value=\"\(MailTemplates.escapeHTML(value))\">"
+            }
+            if let field = text.field {
+                // Paste and password managers welcome (no autocomplete=off): ASVS V6.2.7.
+                content += "<label for=\"new_password\">\(MailTemplates.escapeHTML(field))</label>"
+                content += "<input type=\"password\" id=\"new_password\" name=\"new_password\" autocomplete=\"new-password\" required"
+                content += fieldError == nil ? ">" : " aria-invalid=\"true\" aria-describedby=\"password_error\">"
+                if let fieldError { content += "<p class=\"error\" id=\"password_error\" role=\"alert\">\(MailTemplates.escapeHTML(fieldError))</p>" }
             }
             content += "<button type=\"submit\">\(MailTemplates.escapeHTML(button))</button></form>"
         }

@@ -5,6 +5,7 @@ import NIOCore
 import RooftopCore
 import RooftopMail
 import RooftopServices
+import RooftopStorage
 
 /// The pages an emailed link opens, under `<mount>/apps/`: email verification (and, with its
 /// flow, password reset). Links carry only `token`; a `username` parameter from Parse 7 links
@@ -51,8 +52,52 @@ struct HostedPages {
             return sent
                 ? page(.verificationLinkSent).response(stylesheet: stylesheet(segments))
                 : page(.verificationLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
+        case (.get, "request_password_reset"):
+            // Showing the form never consumes the token: a mail scanner's GET changes nothing.
+            let token = query["token"] ?? ""
+            guard let user = try await accounts.passwordResetUser(token: token) else {
+                return page(.resetLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
+            }
+            var form = page(.choosePassword)
+            form.values["username"] = user.fields["username"]?.stringValue ?? ""
+            form.form = ("request_password_reset", ["token": token])
+            return form.response(stylesheet: stylesheet(segments))
+        case (.post, "request_password_reset"):
+            let fields = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
+            let token = fields["token"] ?? ""
+            let outcome = try await accounts.resetPassword(token: token, newPassword: fields["new_password"] ?? "")
+            if let xhr = HTTPField.Name("X-Requested-With"), request.headers[xhr] == "XMLHttpRequest" { return Self.xhrAnswer(outcome) }
+            switch outcome {
+            case .changed:
+                return page(.passwordChanged).response(stylesheet: stylesheet(segments))
+            case .rejected(let message):
+                var form = page(.choosePassword, status: .badRequest)
+                form.values["username"] = (try await accounts.passwordResetUser(token: token))?.fields["username"]?.stringValue ?? ""
+                form.form = ("request_password_reset", ["token": token])
+                form.fieldError = message
+                return form.response(stylesheet: stylesheet(segments))
+            case .invalid:
+                return page(.resetLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
+            }
         default:
             return page(.notFound, status: .notFound).response(stylesheet: stylesheet(segments))
+        }
+    }
+
+    /// Parse's XHR mode for apps that post the form themselves: text on success, a Parse error
+    /// (-1 with the reason) otherwise.
+    static func xhrAnswer(_ outcome: Accounts.ResetOutcome) -> Response {
+        switch outcome {
+        case .changed:
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "Password successfully reset")))
+        case .rejected(let message):
+            return ParseResponder.json(ParseError(.otherCause, message).body, status: .badRequest)
+        case .invalid:
+            return ParseResponder.json(
+                ParseError(.otherCause, "Failed to reset password: the link is invalid or has expired.").body, status: .badRequest)
         }
     }
 

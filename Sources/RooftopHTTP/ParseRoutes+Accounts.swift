@@ -52,6 +52,9 @@ extension ParseRoutes {
         case ("POST", "upgradeToRevocableSession"):
             let body = try await accounts.upgradeToRevocableSession(principal: request.principal, installationId: request.installationId)
             return ParseResponse(body: .object(body))
+        case ("POST", "requestPasswordReset"):
+            try await accounts.requestPasswordReset(body: request.body, acceptLanguage: request.acceptLanguage)
+            return ParseResponse(body: [:])
         case ("POST", "verificationEmailRequest"):
             try await accounts.requestVerificationEmail(body: request.body, acceptLanguage: request.acceptLanguage)
             return ParseResponse(body: [:])

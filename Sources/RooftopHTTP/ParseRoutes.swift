@@ -17,7 +17,7 @@ struct ParseRoutes: Sendable {
             return try await objectRoutes(request, className: try ClassName(s[1]), objectId: s.count == 3 ? s[2] : nil)
         case ("POST", 1, "users"), ("PUT", 2, "users"), ("DELETE", 2, "users"), ("POST", 1, "login"), ("GET", 1, "login"),
             ("POST", 1, "logout"), ("POST", 1, "loginAs"), (_, 1, "verifyPassword"), ("POST", 1, "upgradeToRevocableSession"),
-            ("POST", 1, "verificationEmailRequest"):
+            ("POST", 1, "verificationEmailRequest"), ("POST", 1, "requestPasswordReset"):
             return try await accountRoutes(request)
         case ("GET", 2, "users") where s[1] == "me":
             return try await accountRoutes(request)

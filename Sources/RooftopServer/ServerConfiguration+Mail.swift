@@ -80,12 +80,17 @@ extension ServerConfiguration {
         return "http://\(shownHost):\(port)\(mountPath)"
     }
 
-    /// The account mail, or nil when no flow sends any; throws when one is asked for without a
-    /// usable `publicServerURL` or with broken templates.
+    /// The account mail, or nil when no link can be built; throws when verification is asked for
+    /// without a usable `publicServerURL`, or with broken templates.
+    /// Password reset works whenever a link base exists (always in development); without one,
+    /// `/requestPasswordReset` answers 1 as Parse does.
     func accountMail(appId: String, logger: Logger) throws -> AccountMail? {
-        guard verifyUserEmails else { return nil }
-        guard let url = effectivePublicServerURL, let scheme = URLComponents(string: url)?.scheme, ["http", "https"].contains(scheme) else {
-            throw ConfigError("verifyUserEmails needs publicServerURL (the https URL clients and emailed links use)")
+        guard let url = effectivePublicServerURL else {
+            if verifyUserEmails { throw ConfigError("verifyUserEmails needs publicServerURL (the https URL clients and emailed links use)") }
+            return nil
+        }
+        guard let scheme = URLComponents(string: url)?.scheme, ["http", "https"].contains(scheme) else {
+            throw ConfigError("publicServerURL must be an http or https URL")
         }
         let transport: any MailTransport =
             mail.transport == "smtp"

@@ -45,6 +45,9 @@ struct ServerConfiguration: Sendable {
     var preventSignupWithUnverifiedEmail = false
     var emailVerifyTokenValidityDuration = 86_400
     var emailVerifySuccessOnInvalidEmail = true
+    var resetTokenValidityDuration = 3600
+    var resetPasswordSuccessOnInvalidEmail = true
+    var revokeSessionOnPasswordReset = true
     var mail = MailSettings()
     var queryLimits = QueryLimits()
 
@@ -55,7 +58,7 @@ struct ServerConfiguration: Sendable {
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
         "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL", "extendSessionOnUse",
         "logLevel", "verbose", "appName", "verifyUserEmails", "preventLoginWithUnverifiedEmail", "preventSignupWithUnverifiedEmail",
-        "emailVerifyTokenValidityDuration", "emailVerifySuccessOnInvalidEmail", "mail",
+        "emailVerifyTokenValidityDuration", "emailVerifySuccessOnInvalidEmail", "mail", "revokeSessionOnPasswordReset",
     ]
 
     /// Parse Server's log levels; `verbose` (and below) adds a line per request.
@@ -138,6 +141,7 @@ struct ServerConfiguration: Sendable {
             case "emailVerifyTokenValidityDuration": emailVerifyTokenValidityDuration = try int()
             case "emailVerifySuccessOnInvalidEmail": emailVerifySuccessOnInvalidEmail = try bool()
             case "mail": try mail.apply(value, source: source)
+            case "revokeSessionOnPasswordReset": revokeSessionOnPasswordReset = try bool()
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -192,6 +196,17 @@ struct ServerConfiguration: Sendable {
                     throw ConfigError("\(source): passwordPolicy.minLength must be between 1 and 72")
                 }
                 minPasswordLength = n
+            case "resetTokenValidityDuration":
+                // A reset link is a password: at most a day (NIST SP 800-63B: short-lived).
+                guard let n = Self.integer(item), (60...86_400).contains(n) else {
+                    throw ConfigError("\(source): passwordPolicy.resetTokenValidityDuration must be between 60 and 86400 seconds")
+                }
+                resetTokenValidityDuration = n
+            case "resetPasswordSuccessOnInvalidEmail":
+                guard case .bool(let flag) = item else {
+                    throw ConfigError("\(source): passwordPolicy.resetPasswordSuccessOnInvalidEmail must be true or false")
+                }
+                resetPasswordSuccessOnInvalidEmail = flag
             default: throw ConfigError("\(source): passwordPolicy.\(key) is not supported yet")
             }
         }
@@ -257,6 +272,9 @@ struct ServerConfiguration: Sendable {
         a.preventSignupWithUnverifiedEmail = preventSignupWithUnverifiedEmail
         a.emailVerifyTokenValidityDuration = emailVerifyTokenValidityDuration == 0 ? nil : emailVerifyTokenValidityDuration
         a.emailVerifySuccessOnInvalidEmail = emailVerifySuccessOnInvalidEmail
+        a.resetTokenValidityDuration = resetTokenValidityDuration
+        a.resetPasswordSuccessOnInvalidEmail = resetPasswordSuccessOnInvalidEmail
+        a.revokeSessionOnPasswordReset = revokeSessionOnPasswordReset
         return a
     }
 
@@ -293,7 +311,11 @@ struct ServerConfiguration: Sendable {
             "sessionLength": .number(Double(sessionLength)), "enforcePrivateUsers": .bool(enforcePrivateUsers),
             "enableAnonymousUsers": .bool(enableAnonymousUsers),
             "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
-            "passwordPolicy": ["minLength": .number(Double(minPasswordLength))],
+            "passwordPolicy": [
+                "minLength": .number(Double(minPasswordLength)), "resetTokenValidityDuration": .number(Double(resetTokenValidityDuration)),
+                "resetPasswordSuccessOnInvalidEmail": .bool(resetPasswordSuccessOnInvalidEmail),
+            ],
+            "revokeSessionOnPasswordReset": .bool(revokeSessionOnPasswordReset),
             "anonymousUserTTL": .number(Double(anonymousUserTTL)), "extendSessionOnUse": .bool(extendSessionOnUse),
             "logLevel": .string(logLevel), "appName": appName.map(JSON.string) ?? .null, "verifyUserEmails": .bool(verifyUserEmails),
             "preventLoginWithUnverifiedEmail": .bool(preventLoginWithUnverifiedEmail),

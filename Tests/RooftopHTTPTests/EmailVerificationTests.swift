@@ -12,84 +12,6 @@ import Testing
 /// Email verification end to end: sign-up over HTTP, the mail received by a real SMTP server,
 /// the link followed, the hosted page's answer and headers.
 @Suite struct EmailVerificationTests: LiveServerTest {
-    /// A value shared by threads.
-    final class LockedBox<Value>: @unchecked Sendable {
-        private var value: Value
-        private let lock = NSLock()
-        init(_ value: Value) { self.value = value }
-        func withLock<T>(_ body: (inout Value) -> T) -> T {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&value)
-        }
-    }
-
-    static let publicURL = "https://public.example/parse"
-
-    /// An SMTP server, the mail settings pointing at it, and verification switched on.
-    func mailSetup(_ server: SMTPTestServer, validity: Int? = 86_400) -> (AccountMail, AccountsConfiguration) {
-        var logger = Logger(label: "mail")
-        logger.logLevel = .critical
-        let client = SMTPClient(configuration: .init(host: "127.0.0.1", port: server.port, security: .none, timeout: 5))
-        let mail = AccountMail(
-            queue: MailQueue(transport: client, firstDelay: .milliseconds(100), logger: logger), templates: .builtIn,
-            locale: MailLocale(), from: "Todo <no-reply@example.com>", appName: "Todo", publicServerURL: Self.publicURL, appId: testAppId)
-        var accounts = AccountsConfiguration()
-        accounts.verifyUserEmails = true
-        accounts.emailVerifyTokenValidityDuration = validity
-        return (mail, accounts)
-    }
-
-    /// The path and query of the first link in the `n`th received message (1-based).
-    func link(_ server: SMTPTestServer, message n: Int) async throws -> (full: String, path: String) {
-        let messages = try await server.waitForMessages(n)
-        try #require(messages.count >= n, "expected \(n) messages, got \(messages.count)")
-        let text = FileOutbox.readable(messages[n - 1])
-        let start = try #require(text.range(of: Self.publicURL))
-        let full = String(text[start.lowerBound...].prefix { !$0.isWhitespace && $0 != "\"" && $0 != "<" })
-        return (full, "/parse" + full.dropFirst(Self.publicURL.count))
-    }
-
-    /// A hosted page: status, headers, HTML.
-    func page(
-        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, form: String? = nil, language: String? = nil
-    ) async throws -> (status: Int, headers: HTTPFields, html: String) {
-        var headers = HTTPFields()
-        if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
-        if let language { headers[.acceptLanguage] = language }
-        return try await client.execute(uri: uri, method: method, headers: headers, body: form.map { ByteBuffer(string: $0) }) { response in
-            (Int(response.status.code), response.headers, String(buffer: response.body))
-        }
-    }
-
-    /// `count` GETs on `count` connections at once, from threads outside Swift's cooperative pool
-    /// (the test client has one connection, which would serialize them); their status codes.
-    static func parallelGET(port: Int, path: String, count: Int) async -> [Int] {
-        await withCheckedContinuation { continuation in
-            let results = LockedBox([Int]())
-            let group = DispatchGroup()
-            let start = DispatchSemaphore(value: 0)
-            for _ in 0..<count {
-                group.enter()
-                Thread.detachNewThread {
-                    defer { group.leave() }
-                    guard let connection = try? ServerProcessTests.Connection(port: port) else { return }
-                    start.wait()
-                    connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                    let reply = connection.receiveAll()
-                    let status = Int(reply.split(separator: " ").dropFirst().first ?? "") ?? 0
-                    results.withLock { $0.append(status) }
-                }
-            }
-            for _ in 0..<count { start.signal() }
-            group.notify(queue: .global()) { continuation.resume(returning: results.withLock { $0 }) }
-        }
-    }
-
-    func me(_ client: any TestClientProtocol, _ token: String) async throws -> JSON {
-        try await call(client, .get, "/parse/users/me", headers: ["X-Parse-Session-Token": token]).json
-    }
-
     @Test func signUpMailsALinkThatVerifiesOnce() async throws {
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server)
@@ -135,7 +57,8 @@ import Testing
             _ = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
             let (_, path) = try await link(server, message: 1)
             let port = try #require(client.port)
-            let statuses = await Self.parallelGET(port: port, path: path, count: 20)
+            let statuses = await parallelRequests(
+                port: port, Array(repeating: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", count: 20))
             #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
             #expect(statuses.filter { $0 == 400 }.count == 19)
         }

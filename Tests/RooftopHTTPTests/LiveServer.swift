@@ -90,3 +90,42 @@ extension LiveServerTest {
     /// Percent-encodes a query-string value.
     func encoded(_ value: String) -> String { value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
 }
+
+/// A value shared by threads.
+final class LockedBox<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
+extension LiveServerTest {
+    /// Raw HTTP/1.1 requests (each with `Connection: close`) sent at once on as many connections,
+    /// from threads outside Swift's cooperative pool — the test client has one connection, which
+    /// would serialize them. Their status codes, in completion order.
+    func parallelRequests(port: Int, _ requests: [String]) async -> [Int] {
+        await withCheckedContinuation { continuation in
+            let results = LockedBox([Int]())
+            let group = DispatchGroup()
+            let start = DispatchSemaphore(value: 0)
+            for request in requests {
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    guard let connection = try? ServerProcessTests.Connection(port: port) else { return }
+                    start.wait()
+                    connection.send(request)
+                    let reply = connection.receiveAll()
+                    let status = Int(reply.split(separator: " ").dropFirst().first ?? "") ?? 0
+                    results.withLock { $0.append(status) }
+                }
+            }
+            for _ in requests { start.signal() }
+            group.notify(queue: .global()) { continuation.resume(returning: results.withLock { $0 }) }
+        }
+    }
+}

@@ -63,7 +63,7 @@ import Testing
         process.arguments = ["serve", "--port", String(port), "--data-dir", dir.path]
         process.environment = ["ROOFTOP_APP_ID": "proc-app", "ROOFTOP_MASTER_KEY": "proc-master"].merging(environment) { $1 }
         let log = dir.appendingPathComponent("out.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         process.standardOutput = output
         process.standardError = output

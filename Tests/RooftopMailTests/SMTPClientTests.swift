@@ -87,7 +87,8 @@ import Testing
         let start = ContinuousClock.now
         let error = await #expect(throws: MailError.self) { try await silent.deliver(message) }
         #expect(error?.isTemporary == true)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Generous: on a loaded machine the 1 s deadline fires late; without it this never returns.
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     /// The queue retries temporary failures (451 twice, then a server that was down comes up)

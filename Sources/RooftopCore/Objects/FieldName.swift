@@ -83,6 +83,10 @@ public enum InternalField: String, Sendable, CaseIterable {
     case emailVerifyToken = "_email_verify_token"
     /// When that token stops working, in milliseconds since 1970.
     case emailVerifyTokenExpiresAt = "_email_verify_token_expires_at"
+    /// SHA-256 of a `_User`'s pending password-reset token (Parse's name).
+    case resetToken = "_perishable_token"
+    /// When that token stops working, in milliseconds since 1970.
+    case resetTokenExpiresAt = "_perishable_token_expires_at"
 }
 
 /// A validated dot path into a document (`stats.wins`): a field name and nested keys.

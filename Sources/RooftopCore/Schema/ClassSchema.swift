@@ -45,7 +45,10 @@ public struct ClassSchema: Sendable, Equatable {
         switch className {
         case .role: ["name"]
         case .user:
-            [InternalField.usernameKey.rawValue, InternalField.emailKey.rawValue, InternalField.emailVerifyToken.rawValue]
+            [
+                InternalField.usernameKey.rawValue, InternalField.emailKey.rawValue, InternalField.emailVerifyToken.rawValue,
+                InternalField.resetToken.rawValue,
+            ]
                 + fields.keys.filter { $0.hasPrefix(FieldName.authIdPrefix) }.sorted()
         case .session: [InternalField.sessionToken.rawValue]
         default: []

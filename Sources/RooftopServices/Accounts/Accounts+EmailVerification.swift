@@ -120,9 +120,7 @@ extension Accounts {
     /// The user holding this verification token (shape-checked first: only our own alphabet
     /// and length ever reach the query).
     func user(byVerificationToken token: String) async throws -> StoredObject? {
-        guard (16...128).contains(token.utf8.count),
-            token.utf8.allSatisfy({ $0 < 128 && (($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || ($0 >= 48 && $0 <= 57)) })
-        else { return nil }
+        guard Self.isLinkTokenShaped(token) else { return nil }
         let query = QueryNode.field(FieldPath(field: .internal(.emailVerifyToken)), .equals(.string(tokens.digest(token))))
         return try await find(.user, query, limit: 1).first
     }

@@ -32,6 +32,10 @@ extension Accounts {
         var operations: [WriteOperation] = []
         var newToken: String?
         let now = objects.clock()
+        if password != nil || email != nil {
+            // A pending reset link dies when the password or the address it was sent to changes.
+            write.operations += [(FieldPath(field: .internal(.resetToken)), .delete), (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete)]
+        }
         var verifyToken: String?
         if let email, verifiesEmail(identities: []),
             try await user(userId)?.fields["email"]?.stringValue.map(AccountKey.normalize) != AccountKey.normalize(email)

@@ -25,6 +25,12 @@ public struct AccountsConfiguration: Sendable {
     public var emailVerifyTokenValidityDuration: Int? = 86_400
     /// Whether `/verificationEmailRequest` answers `{}` whatever the address (no enumeration).
     public var emailVerifySuccessOnInvalidEmail = true
+    /// Seconds a password-reset link works (Parse: `passwordPolicy.resetTokenValidityDuration`).
+    public var resetTokenValidityDuration = 3600
+    /// Whether `/requestPasswordReset` answers `{}` for unknown addresses too.
+    public var resetPasswordSuccessOnInvalidEmail = true
+    /// Whether a reset ends every session of the user (Parse: `revokeSessionOnPasswordReset`).
+    public var revokeSessionOnPasswordReset = true
 
     /// Creates the defaults.
     public init() {}
