@@ -1,5 +1,20 @@
+import RooftopCore
+import RooftopServices
+
 /// The hosted pages' texts in English and Japanese, and their shared layout and style sheet.
 enum HostedPageTemplates {
+    /// A password problem in the page's language.
+    static func describe(_ problem: PasswordRules.Problem, language: String) -> String {
+        switch (problem, language) {
+        case (.missing, "ja"): "パスワードを入力してください。"
+        case (.tooShort(let minimum), "ja"): "パスワードは\(minimum)文字以上にしてください。"
+        case (.tooLong(let maximum), "ja"): "パスワードが長すぎます（最大\(maximum)バイト）。"
+        case (.invalidCharacter, "ja"): "パスワードに使用できない文字が含まれています。"
+        case (.missing, _): "Please enter a password."
+        default: problem.error.message
+        }
+    }
+
     /// A page's words: title, message, and an optional button label.
     struct Text {
         var title: String

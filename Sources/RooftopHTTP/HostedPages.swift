@@ -70,11 +70,11 @@ struct HostedPages {
             switch outcome {
             case .changed:
                 return page(.passwordChanged).response(stylesheet: stylesheet(segments))
-            case .rejected(let message):
+            case .rejected(let problem):
                 var form = page(.choosePassword, status: .badRequest)
                 form.values["username"] = (try await accounts.passwordResetUser(token: token))?.fields["username"]?.stringValue ?? ""
                 form.form = ("request_password_reset", ["token": token])
-                form.fieldError = message
+                form.fieldError = HostedPageTemplates.describe(problem, language: language)
                 return form.response(stylesheet: stylesheet(segments))
             case .invalid:
                 return page(.resetLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
@@ -93,8 +93,8 @@ struct HostedPages {
             headers[.contentType] = "text/plain; charset=utf-8"
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "Password successfully reset")))
-        case .rejected(let message):
-            return ParseResponder.json(ParseError(.otherCause, message).body, status: .badRequest)
+        case .rejected(let problem):
+            return ParseResponder.json(ParseError(.otherCause, problem.error.message).body, status: .badRequest)
         case .invalid:
             return ParseResponder.json(
                 ParseError(.otherCause, "Failed to reset password: the link is invalid or has expired.").body, status: .badRequest)

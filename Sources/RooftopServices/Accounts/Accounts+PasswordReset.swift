@@ -54,9 +54,9 @@ extension Accounts {
     public enum ResetOutcome: Sendable, Equatable {
         /// The password changed; sessions were ended (by default).
         case changed
-        /// The new password breaks the policy: the form is shown again with this message, and the
-        /// link still works.
-        case rejected(String)
+        /// The new password breaks the policy: the form is shown again saying why, and the link
+        /// still works.
+        case rejected(PasswordRules.Problem)
         /// The link is not (or no longer) valid.
         case invalid
     }
@@ -65,11 +65,7 @@ extension Accounts {
     /// update that stores the new hash, so of many concurrent posts exactly one changes it.
     public func resetPassword(token: String, newPassword: String) async throws -> ResetOutcome {
         guard let user = try await passwordResetUser(token: token) else { return .invalid }
-        do {
-            try PasswordRules.check(newPassword, minLength: config.minPasswordLength)
-        } catch {
-            return .rejected(error.message)
-        }
+        if let problem = PasswordRules.problem(newPassword, minLength: config.minPasswordLength) { return .rejected(problem) }
         var write = ObjectWrite()
         write.operations = [
             (FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(newPassword)))),

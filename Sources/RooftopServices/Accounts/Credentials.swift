@@ -25,15 +25,39 @@ public enum PasswordRules {
     /// bcrypt reads at most 72 bytes; longer passwords are refused rather than silently cut.
     public static let maxBytes = 72
 
-    /// Checks length bounds and refuses NUL bytes (which C-string APIs would cut at): 142.
+    /// What is wrong with a password, so pages can say it in the visitor's language.
+    public enum Problem: Sendable, Equatable {
+        /// Empty.
+        case missing
+        /// Shorter than the minimum (characters).
+        case tooShort(minimum: Int)
+        /// Longer than bcrypt's 72 bytes.
+        case tooLong(maximumBytes: Int)
+        /// Contains NUL, which C-string APIs would cut at.
+        case invalidCharacter
+
+        /// The API's error (142, or 201 when missing), in English as Parse's messages are.
+        public var error: ParseError {
+            switch self {
+            case .missing: ParseError(.passwordMissing, "password is required.")
+            case .tooShort(let minimum): ParseError(.validationError, "Password must be at least \(minimum) characters long.")
+            case .tooLong(let maximum): ParseError(.validationError, "Password must be at most \(maximum) bytes long.")
+            case .invalidCharacter: ParseError(.validationError, "Password must not contain NUL characters.")
+            }
+        }
+    }
+
+    /// The first rule `password` breaks, if any.
+    public static func problem(_ password: String, minLength: Int) -> Problem? {
+        if password.isEmpty { return .missing }
+        if password.count < minLength { return .tooShort(minimum: minLength) }
+        if password.utf8.count > maxBytes { return .tooLong(maximumBytes: maxBytes) }
+        if password.utf8.contains(0) { return .invalidCharacter }
+        return nil
+    }
+
+    /// Checks length bounds and refuses NUL bytes: 142 (201 when empty).
     public static func check(_ password: String, minLength: Int) throws(ParseError) {
-        guard !password.isEmpty else { throw ParseError(.passwordMissing, "password is required.") }
-        guard password.count >= minLength else {
-            throw ParseError(.validationError, "Password must be at least \(minLength) characters long.")
-        }
-        guard password.utf8.count <= maxBytes else {
-            throw ParseError(.validationError, "Password must be at most \(maxBytes) bytes long.")
-        }
-        guard !password.utf8.contains(0) else { throw ParseError(.validationError, "Password must not contain NUL characters.") }
+        if let problem = problem(password, minLength: minLength) { throw problem.error }
     }
 }

@@ -1,0 +1,62 @@
+"""Drives the hosted password-reset page in a real headless Chromium (selenium).
+
+Usage: reset_browser.py URL BAD_PASSWORD GOOD_PASSWORD SCREENSHOT_PREFIX LANGUAGE
+Opens URL, submits BAD_PASSWORD and reads the error shown under the field, then submits
+GOOD_PASSWORD and reads the result page. Saves a PNG of each step. Prints one JSON object:
+{"form_title", "error", "result_title", "screenshots"}. Exits non-zero on failure.
+"""
+import json
+import shutil
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def main():
+    url, bad, good, prefix, language = sys.argv[1:6]
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844",
+                 "--lang=" + language):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(20)
+    shots = []
+    try:
+        driver.get(url)
+        wait = WebDriverWait(driver, 10)
+        field = wait.until(ec.presence_of_element_located((By.ID, "new_password")))
+        form_title = driver.find_element(By.TAG_NAME, "h1").text
+        shots.append(prefix + "-1-form.png")
+        driver.save_screenshot(shots[-1])
+        field.send_keys(bad)
+        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        error = wait.until(ec.presence_of_element_located((By.ID, "password_error"))).text
+        shots.append(prefix + "-2-error.png")
+        driver.save_screenshot(shots[-1])
+        field = driver.find_element(By.ID, "new_password")
+        field.send_keys(good)
+        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(ec.staleness_of(field))
+        result_title = driver.find_element(By.TAG_NAME, "h1").text
+        shots.append(prefix + "-3-done.png")
+        driver.save_screenshot(shots[-1])
+        print(json.dumps({"form_title": form_title, "error": error, "result_title": result_title, "screenshots": shots}))
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception:
+        import traceback
+        with open(sys.argv[4] + ".log", "w") as log:
+            traceback.print_exc(file=log)
+        raise
