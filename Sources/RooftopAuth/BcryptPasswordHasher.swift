@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import HummingbirdBcrypt
 import NIOPosix
 public import RooftopServices
@@ -5,6 +7,11 @@ public import RooftopServices
 /// bcrypt on NIO's blocking-work thread pool (one thread per core), so hashing never runs on
 /// an event loop or a Swift cooperative thread and a login storm queues instead of starving
 /// every other request.
+///
+/// bcrypt reads at most 72 bytes. A longer password (a Japanese passphrase of 25 characters
+/// already is) is first reduced to base64(SHA-256(password)), 44 bytes, so every byte counts
+/// instead of being silently cut (ASVS V6.2.8/V6.2.9). Which form a password takes depends only
+/// on its own length, so no marker is stored and hashes stay standard `$2b$` strings.
 public struct BcryptPasswordHasher: PasswordHasher {
     /// log2 of the work factor (Parse Server uses 10).
     public let cost: UInt8
@@ -21,13 +28,27 @@ public struct BcryptPasswordHasher: PasswordHasher {
     /// Hashes on the thread pool; `$2b$` hashes.
     public func hash(_ password: String) async throws -> String {
         let cost = self.cost
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let input = Self.bcryptInput(password)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(input, cost: cost) }
+    }
+
+    /// The password itself up to 72 bytes, else its SHA-256 in base64.
+    static func bcryptInput(_ password: String) -> String {
+        guard password.utf8.count > 72 else { return password }
+        return Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
     }
 
     /// Verifies `$2a$`, `$2b$` and `$2y$` hashes (those Parse Server stored) on the thread pool.
     public func verify(_ password: String, hash: String) async -> Bool {
         // The C code knows $2a$/$2b$; $2y$ is the same algorithm under PHP's name.
         let normalized = hash.hasPrefix("$2y$") ? "$2b$" + hash.dropFirst(4) : hash
-        return (try? await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: normalized) }) ?? false
+        let input = Self.bcryptInput(password)
+        // Hashes imported from Parse (`$2a$`/`$2y$`) of passwords over 72 bytes were made from
+        // the first 72 bytes: those still verify as they did there.
+        let legacy = password.utf8.count > 72 && !hash.hasPrefix("$2b$")
+        return
+            (try? await NIOThreadPool.singleton.runIfActive {
+                Bcrypt.verify(input, hash: normalized) || (legacy && Bcrypt.verify(password, hash: normalized))
+            }) ?? false
     }
 }

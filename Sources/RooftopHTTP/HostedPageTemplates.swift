@@ -4,12 +4,15 @@ import RooftopServices
 /// The hosted pages' texts in English and Japanese, and their shared layout and style sheet.
 enum HostedPageTemplates {
     /// A password problem in the page's language.
-    static func describe(_ problem: PasswordRules.Problem, language: String) -> String {
+    static func describe(_ problem: PasswordPolicy.Problem, language: String) -> String {
         switch (problem, language) {
         case (.missing, "ja"): "パスワードを入力してください。"
         case (.tooShort(let minimum), "ja"): "パスワードは\(minimum)文字以上にしてください。"
-        case (.tooLong(let maximum), "ja"): "パスワードが長すぎます（最大\(maximum)バイト）。"
+        case (.tooLong(let maximum), "ja"): "パスワードは\(maximum)文字以内にしてください。"
         case (.invalidCharacter, "ja"): "パスワードに使用できない文字が含まれています。"
+        case (.containsUsername, "ja"): "パスワードにユーザー名を含めることはできません。"
+        case (.common, "ja"): "よく使われているパスワードです。推測されにくいものを選んでください。"
+        case (.reused(let count), "ja"): "直近\(count)回に使ったパスワードは使えません。"
         case (.missing, _): "Please enter a password."
         default: problem.error.message
         }

@@ -35,7 +35,7 @@ struct ServerConfiguration: Sendable {
     var enforcePrivateUsers = true
     var enableAnonymousUsers = true
     var defaultACL: [String: DefaultACL] = [:]
-    var minPasswordLength = 8
+    var passwordPolicy = PasswordPolicy()
     var anonymousUserTTL = 0
     var extendSessionOnUse = false
     var logLevel = "info"
@@ -184,34 +184,6 @@ struct ServerConfiguration: Sendable {
         return result
     }
 
-    /// `passwordPolicy`: `minLength` so far. Parse's other policy keys are refused rather than
-    /// ignored, so a migrated configuration never silently loses a rule.
-    private mutating func applyPasswordPolicy(_ value: JSON, source: String) throws {
-        let object = Self.nestedObject(value)
-        guard let object else { throw ConfigError("\(source): passwordPolicy must be an object") }
-        for (key, item) in object {
-            switch key {
-            case "minLength":
-                guard let n = Self.integer(item), (1...72).contains(n) else {
-                    throw ConfigError("\(source): passwordPolicy.minLength must be between 1 and 72")
-                }
-                minPasswordLength = n
-            case "resetTokenValidityDuration":
-                // A reset link is a password: at most a day (NIST SP 800-63B: short-lived).
-                guard let n = Self.integer(item), (60...86_400).contains(n) else {
-                    throw ConfigError("\(source): passwordPolicy.resetTokenValidityDuration must be between 60 and 86400 seconds")
-                }
-                resetTokenValidityDuration = n
-            case "resetPasswordSuccessOnInvalidEmail":
-                guard case .bool(let flag) = item else {
-                    throw ConfigError("\(source): passwordPolicy.resetPasswordSuccessOnInvalidEmail must be true or false")
-                }
-                resetPasswordSuccessOnInvalidEmail = flag
-            default: throw ConfigError("\(source): passwordPolicy.\(key) is not supported yet")
-            }
-        }
-    }
-
     /// `requestComplexity`: an object, or its JSON text (from the environment).
     private mutating func applyComplexity(_ value: JSON, source: String) throws {
         let object = Self.nestedObject(value)
@@ -264,7 +236,7 @@ struct ServerConfiguration: Sendable {
         a.sessionLength = sessionLength
         a.enforcePrivateUsers = enforcePrivateUsers
         a.enableAnonymousUsers = enableAnonymousUsers
-        a.minPasswordLength = minPasswordLength
+        a.passwordPolicy = passwordPolicy
         a.anonymousUserTTL = anonymousUserTTL
         a.extendSessionOnUse = extendSessionOnUse
         a.verifyUserEmails = verifyUserEmails
@@ -311,10 +283,7 @@ struct ServerConfiguration: Sendable {
             "sessionLength": .number(Double(sessionLength)), "enforcePrivateUsers": .bool(enforcePrivateUsers),
             "enableAnonymousUsers": .bool(enableAnonymousUsers),
             "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
-            "passwordPolicy": [
-                "minLength": .number(Double(minPasswordLength)), "resetTokenValidityDuration": .number(Double(resetTokenValidityDuration)),
-                "resetPasswordSuccessOnInvalidEmail": .bool(resetPasswordSuccessOnInvalidEmail),
-            ],
+            "passwordPolicy": passwordPolicyJSON,
             "revokeSessionOnPasswordReset": .bool(revokeSessionOnPasswordReset),
             "anonymousUserTTL": .number(Double(anonymousUserTTL)), "extendSessionOnUse": .bool(extendSessionOnUse),
             "logLevel": .string(logLevel), "appName": appName.map(JSON.string) ?? .null, "verifyUserEmails": .bool(verifyUserEmails),

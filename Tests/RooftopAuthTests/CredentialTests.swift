@@ -27,14 +27,38 @@ import Testing
         }
     }
 
-    @Test func passwordRulesRefuseTruncation() throws {
-        #expect(throws: ParseError(.validationError, "Password must be at least 8 characters long.")) {
-            try PasswordRules.check("short", minLength: 8)
-        }
-        #expect(throws: ParseError.self) { try PasswordRules.check(String(repeating: "é", count: 40), minLength: 8) }
-        #expect(throws: ParseError.self) { try PasswordRules.check("abcdefgh\u{0}ijk", minLength: 8) }
-        #expect(throws: ParseError.self) { try PasswordRules.check("", minLength: 8) }
-        try PasswordRules.check(String(repeating: "a", count: 72), minLength: 8)
+    /// Length, NUL, pattern, username and the common-password list (NIST rev 4 style: no
+    /// composition rules by default).
+    @Test func passwordPolicyRules() throws {
+        var policy = PasswordPolicy()
+        #expect(policy.problem("short", username: nil) == .tooShort(minimum: 8))
+        #expect(policy.problem("", username: nil) == .missing)
+        #expect(policy.problem(String(repeating: "x", count: 10_000), username: nil) == .tooLong(maximum: 256))
+        #expect(policy.problem("abcdefgh\u{0}ijk", username: nil) == .invalidCharacter)
+        #expect(policy.problem("password", username: nil) == .common)
+        #expect(policy.problem("Qwerty123", username: nil) == .common)  // any letter case
+        #expect(policy.problem("correct horse battery", username: nil) == nil)
+        #expect(policy.problem(String(repeating: "é", count: 64), username: nil) == nil)  // 128 bytes: fine
+        #expect(throws: ParseError(.validationError, "Password must be at least 8 characters long.")) { try policy.check("short", username: nil) }
+        policy.doNotAllowUsername = true
+        #expect(policy.problem("xxAnaSecret", username: "ana") == .containsUsername)
+        policy.pattern = "[0-9]"
+        policy.patternMessage = "Use a digit."
+        #expect(policy.problem("no digits here", username: nil) == .pattern(message: "Use a digit."))
+        #expect(policy.problem("one digit 1 here", username: nil) == nil)
+        policy.refuseCommonPasswords = false
+        policy.pattern = nil
+        #expect(policy.problem("password", username: nil) == nil)
+    }
+
+    /// Passwords over bcrypt's 72 bytes are pre-hashed, never cut: a change after byte 72 counts.
+    @Test func longPasswordsAreNotTruncated() async throws {
+        let long = String(repeating: "パスワード", count: 10)  // 150 bytes
+        let hash = try await hasher.hash(long)
+        #expect(hash.hasPrefix("$2b$"))
+        #expect(await hasher.verify(long, hash: hash))
+        #expect(await !hasher.verify(long + "!", hash: hash))
+        #expect(await !hasher.verify(String(long.utf8.prefix(72)) ?? "", hash: hash))
     }
 
     @Test func tokensAreRandomAndStoredAsDigests() {

@@ -141,7 +141,7 @@ import Testing
             }
             let long = String(repeating: "x", count: 10_000)
             let (longStatus, longBody) = try await xhr("token=\(token)&new_password=\(long)")
-            #expect(longStatus == 400 && longBody.contains(#""code":-1"#) && longBody.contains("at most 72 bytes"))
+            #expect(longStatus == 400 && longBody.contains(#""code":-1"#) && longBody.contains("at most 256 characters"))
             #expect(try await call(client, .post, "/parse/users", body: #"{"username":"bo","password":"\#(long)"}"#).json["code"] == 142)
             let (okStatus, okBody) = try await xhr("token=\(token)&new_password=brand+new+pass")
             #expect(okStatus == 200 && okBody == "Password successfully reset")

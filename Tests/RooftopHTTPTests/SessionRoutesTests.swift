@@ -85,16 +85,17 @@ import Testing
     /// Expired sessions answer 209 and the background job deletes them.
     @Test func expiredSessionsAreRefusedAndCleanedUp() async throws {
         var accounts = AccountsConfiguration()
-        accounts.sessionLength = 1
+        accounts.sessionLength = 3
         try await withServer(accounts: accounts, sessionCleanupInterval: .milliseconds(200)) { (client: any TestClientProtocol) async throws in
+            let started = ContinuousClock.now
             let token = try #require(
                 try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?
                     .stringValue)
             #expect(try await call(client, .get, "/parse/users/me", headers: session(token)).status == 200)
-            try await Task.sleep(for: .milliseconds(1500))
+            try await Task.sleep(until: started + .milliseconds(3500))
             #expect(try await call(client, .get, "/parse/users/me", headers: session(token)).json["code"] == 209)
             var remaining: JSON? = nil
-            for _ in 0..<20 {
+            for _ in 0..<100 {
                 remaining = try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"]
                 if remaining == 0 { break }
                 try await Task.sleep(for: .milliseconds(100))

@@ -87,6 +87,10 @@ public enum InternalField: String, Sendable, CaseIterable {
     case resetToken = "_perishable_token"
     /// When that token stops working, in milliseconds since 1970.
     case resetTokenExpiresAt = "_perishable_token_expires_at"
+    /// Earlier password hashes, newest first, as many as `maxPasswordHistory` needs (Parse's name).
+    case passwordHistory = "_password_history"
+    /// When the password was last set, in milliseconds since 1970 (Parse's name).
+    case passwordChangedAt = "_password_changed_at"
 }
 
 /// A validated dot path into a document (`stats.wins`): a field name and nested keys.

@@ -56,7 +56,7 @@ extension Accounts {
         case changed
         /// The new password breaks the policy: the form is shown again saying why, and the link
         /// still works.
-        case rejected(PasswordRules.Problem)
+        case rejected(PasswordPolicy.Problem)
         /// The link is not (or no longer) valid.
         case invalid
     }
@@ -65,13 +65,13 @@ extension Accounts {
     /// update that stores the new hash, so of many concurrent posts exactly one changes it.
     public func resetPassword(token: String, newPassword: String) async throws -> ResetOutcome {
         guard let user = try await passwordResetUser(token: token) else { return .invalid }
-        if let problem = PasswordRules.problem(newPassword, minLength: config.minPasswordLength) { return .rejected(problem) }
+        if let problem = try await passwordProblem(newPassword, for: user) { return .rejected(problem) }
         var write = ObjectWrite()
         write.operations = [
-            (FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(newPassword)))),
             (FieldPath(field: .internal(.resetToken)), .delete),
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete),
         ]
+        write.operations += try passwordOperations(hash: try await hasher.hash(newPassword), replacing: user, now: objects.clock())
         var group: [WriteOperation] = [
             .update(
                 className: .user, objectId: user.objectId, at: objects.clock(), write: write,

@@ -46,8 +46,9 @@ extension Accounts {
             verifyToken = token
         }
         if let password {
-            try PasswordRules.check(password, minLength: config.minPasswordLength)
-            write.operations.append((FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(password)))))
+            let current = try await user(userId)
+            if let problem = try await passwordProblem(password, for: current, username: username) { throw problem.error }
+            write.operations += try passwordOperations(hash: try await hasher.hash(password), replacing: current, now: now)
             operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
             let token = tokens.newToken()
             operations.append(try sessionInsert(userId: userId, token: token, action: "login", installationId: installationId, at: now))

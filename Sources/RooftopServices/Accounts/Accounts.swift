@@ -3,8 +3,8 @@ public import RooftopStorage
 
 /// Settings of sign-up, login and sessions (Parse Server's option names).
 public struct AccountsConfiguration: Sendable {
-    /// Shortest password accepted.
-    public var minPasswordLength = 8
+    /// Rules for new passwords.
+    public var passwordPolicy = PasswordPolicy()
     /// Session lifetime in seconds (Parse: `sessionLength`, one year).
     public var sessionLength = 31_536_000
     /// New users readable by themselves only (Parse 6+ default), else also publicly readable.
@@ -101,7 +101,7 @@ public struct Accounts: Sendable {
         let password: String?
         switch fields.removeValue(forKey: "password") {
         case .string(let text)?:
-            try PasswordRules.check(text, minLength: config.minPasswordLength)
+            try config.passwordPolicy.check(text, username: username)
             password = text
         case nil where !identities.isEmpty: password = nil
         default: throw ParseError(.passwordMissing, "password is required")
@@ -122,7 +122,7 @@ public struct Accounts: Sendable {
         let userId = ObjectId.generate(length: objects.config.objectIdSize)
         write.operations += try Self.nameOperations(username: username, email: email)
         if let password {
-            write.operations.append((FieldPath(field: .internal(.hashedPassword)), .set(.string(try await hasher.hash(password)))))
+            write.operations += try passwordOperations(hash: try await hasher.hash(password), replacing: nil, now: objects.clock())
         }
         if !identities.isEmpty {
             var authData: [String: JSON] = [:]
@@ -273,7 +273,8 @@ public struct Accounts: Sendable {
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
             throw invalid
         }
-        // Only after the password checked out, so this answer tells nothing to a guesser.
+        // Only after the password checked out, so these answers tell nothing to a guesser.
+        try checkPasswordAge(user)
         if config.verifyUserEmails && config.preventLoginWithUnverifiedEmail && user.fields["emailVerified"] != .bool(true) {
             throw Self.emailNotVerified
         }

@@ -20,10 +20,31 @@ public protocol SessionTokenSource: Sendable {
     func digest(_ token: String) -> String
 }
 
-/// Rules every password must follow before it is hashed.
-public enum PasswordRules {
-    /// bcrypt reads at most 72 bytes; longer passwords are refused rather than silently cut.
-    public static let maxBytes = 72
+/// The rules a new password must follow before it is hashed (Parse's `passwordPolicy`, NIST SP
+/// 800-63B rev 4 style: length and a blocklist, no composition rules unless the operator adds a
+/// pattern). Reuse of earlier passwords is checked by the account use cases, which hold the
+/// hashes.
+public struct PasswordPolicy: Sendable {
+    /// Shortest password accepted, in characters.
+    public var minLength = 8
+    /// Longest password accepted, in characters (at least 64: ASVS V6.2.9). Longer than bcrypt's
+    /// 72 bytes is fine: such passwords are pre-hashed, never cut.
+    public var maxLength = 256
+    /// A regular expression every new password must match (Parse: `validatorPattern`).
+    public var pattern: String?
+    /// The message for a pattern mismatch (Parse: `validationError`).
+    public var patternMessage = "Password does not meet the Password Policy requirements."
+    /// Refuse passwords containing the username (Parse: `doNotAllowUsername`).
+    public var doNotAllowUsername = false
+    /// Refuse the 10,000 most common passwords (on by default).
+    public var refuseCommonPasswords = true
+    /// How many earlier passwords may not be reused, 0–20 (Parse: `maxPasswordHistory`).
+    public var maxPasswordHistory = 0
+    /// Days after which login asks for a reset (Parse: `maxPasswordAge`); nil = never.
+    public var maxPasswordAge: Int?
+
+    /// Creates the defaults.
+    public init() {}
 
     /// What is wrong with a password, so pages can say it in the visitor's language.
     public enum Problem: Sendable, Equatable {
@@ -31,33 +52,51 @@ public enum PasswordRules {
         case missing
         /// Shorter than the minimum (characters).
         case tooShort(minimum: Int)
-        /// Longer than bcrypt's 72 bytes.
-        case tooLong(maximumBytes: Int)
+        /// Longer than the maximum (characters).
+        case tooLong(maximum: Int)
         /// Contains NUL, which C-string APIs would cut at.
         case invalidCharacter
+        /// Does not match the operator's pattern; the operator's message.
+        case pattern(message: String)
+        /// Contains the username.
+        case containsUsername
+        /// On the list of common passwords.
+        case common
+        /// The same as one of the last `count` passwords.
+        case reused(count: Int)
 
         /// The API's error (142, or 201 when missing), in English as Parse's messages are.
         public var error: ParseError {
             switch self {
             case .missing: ParseError(.passwordMissing, "password is required.")
             case .tooShort(let minimum): ParseError(.validationError, "Password must be at least \(minimum) characters long.")
-            case .tooLong(let maximum): ParseError(.validationError, "Password must be at most \(maximum) bytes long.")
+            case .tooLong(let maximum): ParseError(.validationError, "Password must be at most \(maximum) characters long.")
             case .invalidCharacter: ParseError(.validationError, "Password must not contain NUL characters.")
+            case .pattern(let message): ParseError(.validationError, message)
+            case .containsUsername: ParseError(.validationError, "Password cannot contain your username.")
+            case .common: ParseError(.validationError, "This password is too common: choose one that is harder to guess.")
+            case .reused(let count): ParseError(.validationError, "New password should not be the same as last \(count) passwords.")
             }
         }
     }
 
-    /// The first rule `password` breaks, if any.
-    public static func problem(_ password: String, minLength: Int) -> Problem? {
+    /// The first rule `password` breaks, if any. Length is checked first, so a 10,000-character
+    /// input costs one count and nothing else.
+    public func problem(_ password: String, username: String?) -> Problem? {
         if password.isEmpty { return .missing }
-        if password.count < minLength { return .tooShort(minimum: minLength) }
-        if password.utf8.count > maxBytes { return .tooLong(maximumBytes: maxBytes) }
+        let length = password.count
+        if length < minLength { return .tooShort(minimum: minLength) }
+        if length > maxLength { return .tooLong(maximum: maxLength) }
         if password.utf8.contains(0) { return .invalidCharacter }
+        // As Parse (JavaScript's `test`): the pattern must match somewhere in the password.
+        if let pattern, let regex = try? Regex(pattern), password.firstMatch(of: regex) == nil { return .pattern(message: patternMessage) }
+        if doNotAllowUsername, let username, !username.isEmpty, password.lowercased().contains(username.lowercased()) { return .containsUsername }
+        if refuseCommonPasswords, CommonPasswords.set.contains(password.lowercased()) { return .common }
         return nil
     }
 
-    /// Checks length bounds and refuses NUL bytes: 142 (201 when empty).
-    public static func check(_ password: String, minLength: Int) throws(ParseError) {
-        if let problem = problem(password, minLength: minLength) { throw problem.error }
+    /// Throws the API's error for the first broken rule.
+    public func check(_ password: String, username: String?) throws(ParseError) {
+        if let problem = problem(password, username: username) { throw problem.error }
     }
 }

@@ -1,0 +1,49 @@
+public import RooftopCore
+public import RooftopStorage
+
+extension Accounts {
+    /// The first policy rule `password` breaks for `user` (`nil` for a new user), reuse of the
+    /// last `maxPasswordHistory` passwords included.
+    func passwordProblem(_ password: String, for user: StoredObject?, username: String? = nil) async throws -> PasswordPolicy.Problem? {
+        let policy = config.passwordPolicy
+        let name = username ?? user?.fields["username"]?.stringValue
+        if let problem = policy.problem(password, username: name) { return problem }
+        guard policy.maxPasswordHistory > 0, let user else { return nil }
+        for hash in Self.recentHashes(of: user, count: policy.maxPasswordHistory) where await hasher.verify(password, hash: hash) {
+            return .reused(count: policy.maxPasswordHistory)
+        }
+        return nil
+    }
+
+    /// The current hash and the earlier ones kept in `_password_history`, newest first.
+    static func recentHashes(of user: StoredObject, count: Int) -> [String] {
+        let current = user.fields[InternalField.hashedPassword.rawValue]?.stringValue.map { [$0] } ?? []
+        let history = user.fields[InternalField.passwordHistory.rawValue]?.arrayValue?.compactMap(\.stringValue) ?? []
+        return Array((current + history).prefix(count))
+    }
+
+    /// The writes that store a new hash: the hash, when it changed, and the history (the
+    /// previous hash in front, as many kept as the policy needs).
+    func passwordOperations(hash: String, replacing user: StoredObject?, now: ParseDate) throws -> [(path: FieldPath, op: FieldOperation)] {
+        var operations: [(path: FieldPath, op: FieldOperation)] = [
+            (FieldPath(field: .internal(.hashedPassword)), .set(.string(hash))),
+            (FieldPath(field: .internal(.passwordChangedAt)), .set(.number(Double(now.millisecondsSince1970)))),
+        ]
+        let keep = config.passwordPolicy.maxPasswordHistory - 1
+        if keep > 0, let user {
+            let previous = Self.recentHashes(of: user, count: keep).map(JSON.string)
+            operations.append((FieldPath(field: .internal(.passwordHistory)), .set(.array(previous))))
+        }
+        return operations
+    }
+
+    /// Parse's 101 for a password older than `maxPasswordAge` days: the user must reset it.
+    func checkPasswordAge(_ user: StoredObject) throws(ParseError) {
+        guard let days = config.passwordPolicy.maxPasswordAge, days > 0,
+            let changed = user.fields[InternalField.passwordChangedAt.rawValue]?.numberValue
+        else { return }
+        if Double(objects.clock().millisecondsSince1970) > changed + Double(days) * 86_400_000 {
+            throw ParseError(.objectNotFound, "Your password has expired. Please reset your password.")
+        }
+    }
+}
