@@ -46,6 +46,35 @@ extension ServerConfiguration {
         }
     }
 
+    /// `accountLockout` (Parse): `threshold` failed logins (1–999) lock the account for
+    /// `duration` minutes (1–99999); `unlockOnPasswordReset` lets the emailed reset unlock it.
+    mutating func applyLockout(_ value: JSON, source: String) throws {
+        guard let object = Self.nestedObject(value) else { throw ConfigError("\(source): accountLockout must be an object") }
+        var threshold: Int?
+        var minutes: Int?
+        var unlock = false
+        for (key, item) in object {
+            switch key {
+            case "threshold":
+                guard let n = Self.integer(item), (1...999).contains(n) else {
+                    throw ConfigError("\(source): accountLockout.threshold must be between 1 and 999")
+                }
+                threshold = n
+            case "duration":
+                guard let n = Self.integer(item), (1...99_999).contains(n) else {
+                    throw ConfigError("\(source): accountLockout.duration must be between 1 and 99999 minutes")
+                }
+                minutes = n
+            case "unlockOnPasswordReset":
+                guard case .bool(let flag) = item else { throw ConfigError("\(source): accountLockout.unlockOnPasswordReset must be true or false") }
+                unlock = flag
+            default: throw ConfigError("\(source): unknown key accountLockout.\(key)")
+            }
+        }
+        guard let threshold, let minutes else { throw ConfigError("\(source): accountLockout needs threshold and duration") }
+        lockout = .init(threshold: threshold, duration: minutes * 60, unlockOnPasswordReset: unlock)
+    }
+
     /// The policy as `config print` shows it.
     var passwordPolicyJSON: JSON {
         var out: [String: JSON] = [

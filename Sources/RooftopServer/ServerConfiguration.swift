@@ -48,6 +48,7 @@ struct ServerConfiguration: Sendable {
     var resetTokenValidityDuration = 3600
     var resetPasswordSuccessOnInvalidEmail = true
     var revokeSessionOnPasswordReset = true
+    var lockout: AccountsConfiguration.Lockout?
     var mail = MailSettings()
     var queryLimits = QueryLimits()
 
@@ -58,7 +59,7 @@ struct ServerConfiguration: Sendable {
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
         "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL", "extendSessionOnUse",
         "logLevel", "verbose", "appName", "verifyUserEmails", "preventLoginWithUnverifiedEmail", "preventSignupWithUnverifiedEmail",
-        "emailVerifyTokenValidityDuration", "emailVerifySuccessOnInvalidEmail", "mail", "revokeSessionOnPasswordReset",
+        "emailVerifyTokenValidityDuration", "emailVerifySuccessOnInvalidEmail", "mail", "revokeSessionOnPasswordReset", "accountLockout",
     ]
 
     /// Parse Server's log levels; `verbose` (and below) adds a line per request.
@@ -142,6 +143,7 @@ struct ServerConfiguration: Sendable {
             case "emailVerifySuccessOnInvalidEmail": emailVerifySuccessOnInvalidEmail = try bool()
             case "mail": try mail.apply(value, source: source)
             case "revokeSessionOnPasswordReset": revokeSessionOnPasswordReset = try bool()
+            case "accountLockout": try applyLockout(value, source: source)
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -247,6 +249,7 @@ struct ServerConfiguration: Sendable {
         a.resetTokenValidityDuration = resetTokenValidityDuration
         a.resetPasswordSuccessOnInvalidEmail = resetPasswordSuccessOnInvalidEmail
         a.revokeSessionOnPasswordReset = revokeSessionOnPasswordReset
+        a.lockout = lockout
         return a
     }
 
@@ -285,6 +288,12 @@ struct ServerConfiguration: Sendable {
             "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
             "passwordPolicy": passwordPolicyJSON,
             "revokeSessionOnPasswordReset": .bool(revokeSessionOnPasswordReset),
+            "accountLockout": lockout.map {
+                [
+                    "threshold": .number(Double($0.threshold)), "duration": .number(Double($0.duration / 60)),
+                    "unlockOnPasswordReset": .bool($0.unlockOnPasswordReset),
+                ]
+            } ?? .null,
             "anonymousUserTTL": .number(Double(anonymousUserTTL)), "extendSessionOnUse": .bool(extendSessionOnUse),
             "logLevel": .string(logLevel), "appName": appName.map(JSON.string) ?? .null, "verifyUserEmails": .bool(verifyUserEmails),
             "preventLoginWithUnverifiedEmail": .bool(preventLoginWithUnverifiedEmail),

@@ -57,7 +57,9 @@ public final class SMTPTestServer: @unchecked Sendable {
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let errors = directory.appendingPathComponent("stderr.log")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         // "ready" on stdout, bounded by a 20 s watchdog that ends the child if it hangs.
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
@@ -65,8 +67,9 @@ public final class SMTPTestServer: @unchecked Sendable {
         let line = String(decoding: output.fileHandleForReading.readData(ofLength: 6), as: UTF8.self)
         watchdog.cancel()
         guard line.hasPrefix("ready") else {
+            let reason = (try? String(contentsOf: errors, encoding: .utf8))?.split(separator: "\n").suffix(3).joined(separator: " | ") ?? ""
             stop()
-            throw TestEnvironmentError("the SMTP test server did not start (\(line))")
+            throw TestEnvironmentError("the SMTP test server did not start: \(reason)")
         }
     }
 

@@ -108,8 +108,13 @@ extension LiveServerTest {
     /// from threads outside Swift's cooperative pool — the test client has one connection, which
     /// would serialize them. Their status codes, in completion order.
     func parallelRequests(port: Int, _ requests: [String]) async -> [Int] {
+        await parallelReplies(port: port, requests).map { Int($0.split(separator: " ").dropFirst().first ?? "") ?? 0 }
+    }
+
+    /// The same, with each whole reply (status line, headers and body).
+    func parallelReplies(port: Int, _ requests: [String]) async -> [String] {
         await withCheckedContinuation { continuation in
-            let results = LockedBox([Int]())
+            let results = LockedBox([String]())
             let group = DispatchGroup()
             let start = DispatchSemaphore(value: 0)
             for request in requests {
@@ -120,8 +125,7 @@ extension LiveServerTest {
                     start.wait()
                     connection.send(request)
                     let reply = connection.receiveAll()
-                    let status = Int(reply.split(separator: " ").dropFirst().first ?? "") ?? 0
-                    results.withLock { $0.append(status) }
+                    results.withLock { $0.append(reply) }
                 }
             }
             for _ in requests { start.signal() }

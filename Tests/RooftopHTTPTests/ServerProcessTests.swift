@@ -169,7 +169,7 @@ import Testing
         }
         let env = [
             "PARSE_SERVER_SESSION_LENGTH": "120", "PARSE_SERVER_VERBOSE": "true", "ROOFTOP_PASSWORD_POLICY": #"{"minLength":12}"#,
-            "PARSE_SERVER_PORT": "3000",
+            "PARSE_SERVER_PORT": "3000", "ROOFTOP_ACCOUNT_LOCKOUT": #"{"threshold":5,"duration":15}"#,
         ]
         let (status, output) = try run(["config", "print", "--data-dir", dir.path, "--port", "4000"], env)
         #expect(status == 0)
@@ -181,6 +181,7 @@ import Testing
         #expect(config["passwordPolicy"]?["minLength"] == 12)
         #expect(config["defaultACL"]?["Todo"] == "owner")
         #expect(config["logLevel"] == "verbose")
+        #expect(config["accountLockout"] == ["threshold": 5, "duration": 15, "unlockOnPasswordReset": false])
         #expect(!output.contains("s3cret"))
         let (badStatus, badOutput) = try run(["config", "print", "--data-dir", dir.path], ["ROOFTOP_PASSWORD_POLICY": #"{"validatorCallback":"x"}"#])
         #expect(badStatus != 0)

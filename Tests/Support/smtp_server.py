@@ -70,7 +70,8 @@ def main():
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(*args.tls)
         kwargs.update(ssl_context=context)
-    controller = Controller(Handler(args.maildir, args.fail_first), hostname="127.0.0.1", port=args.port, **kwargs)
+    # A loaded test machine starts many of these at once: allow more than aiosmtpd's 1 s.
+    controller = Controller(Handler(args.maildir, args.fail_first), hostname="127.0.0.1", port=args.port, ready_timeout=30, **kwargs)
     controller.start()
     print("ready", flush=True)
     loop = asyncio.new_event_loop()

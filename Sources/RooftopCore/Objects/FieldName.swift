@@ -91,6 +91,10 @@ public enum InternalField: String, Sendable, CaseIterable {
     case passwordHistory = "_password_history"
     /// When the password was last set, in milliseconds since 1970 (Parse's name).
     case passwordChangedAt = "_password_changed_at"
+    /// Login attempts since the last success or unlock (Parse's name).
+    case failedLoginCount = "_failed_login_count"
+    /// When a lockout ends, in milliseconds since 1970 (Parse's name).
+    case lockoutExpiresAt = "_account_lockout_expires_at"
 }
 
 /// A validated dot path into a document (`stats.wins`): a field name and nested keys.

@@ -72,6 +72,7 @@ extension Accounts {
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete),
         ]
         write.operations += try passwordOperations(hash: try await hasher.hash(newPassword), replacing: user, now: objects.clock())
+        if config.lockout?.unlockOnPasswordReset == true { write.operations += Self.unlockOperations }
         var group: [WriteOperation] = [
             .update(
                 className: .user, objectId: user.objectId, at: objects.clock(), write: write,

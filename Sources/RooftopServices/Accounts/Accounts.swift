@@ -31,6 +31,25 @@ public struct AccountsConfiguration: Sendable {
     public var resetPasswordSuccessOnInvalidEmail = true
     /// Whether a reset ends every session of the user (Parse: `revokeSessionOnPasswordReset`).
     public var revokeSessionOnPasswordReset = true
+    /// Account lockout (Parse: `accountLockout`); nil = off, as in Parse.
+    public var lockout: Lockout?
+
+    /// After `threshold` failed logins the account refuses logins for `duration` seconds.
+    public struct Lockout: Sendable {
+        /// Failed attempts that lock the account (1–999).
+        public var threshold: Int
+        /// Seconds the lock lasts.
+        public var duration: Int
+        /// Whether a password reset through the emailed link unlocks at once.
+        public var unlockOnPasswordReset: Bool
+
+        /// Creates a lockout rule.
+        public init(threshold: Int, duration: Int, unlockOnPasswordReset: Bool = false) {
+            self.threshold = threshold
+            self.duration = duration
+            self.unlockOnPasswordReset = unlockOnPasswordReset
+        }
+    }
 
     /// Creates the defaults.
     public init() {}
@@ -266,9 +285,13 @@ public struct Accounts: Sendable {
         }
         var found: StoredObject?
         if !candidates.isEmpty { found = try await find(.user, .or(candidates), limit: 1).first }
+        // With lockout on, every attempt first takes a numbered ticket (an atomic increment); only
+        // tickets up to the threshold are verified, so parallel guesses can't exceed it.
+        if let user = found { try await takeLoginTicket(user) }
         let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
         let matches = await hasher.verify(password, hash: hash)
+        if let user = found { try await settleLoginTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
             throw invalid

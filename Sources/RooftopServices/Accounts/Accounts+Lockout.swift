@@ -1,0 +1,79 @@
+public import RooftopCore
+public import RooftopStorage
+
+extension Accounts {
+    /// Parse's message for a locked account (101, HTTP 404).
+    func lockedError(_ lockout: AccountsConfiguration.Lockout) -> ParseError {
+        let minutes = max(1, (lockout.duration + 59) / 60)
+        return ParseError(
+            .objectNotFound, "Your account is locked due to multiple failed login attempts. Please try again after \(minutes) minute(s)")
+    }
+
+    /// Counts this attempt before the password is checked: one atomic increment of
+    /// `_failed_login_count`. An attempt numbered past the threshold is refused without running
+    /// bcrypt, and starts (or keeps) the lock; an expired lock starts a fresh count.
+    func takeLoginTicket(_ user: StoredObject) async throws {
+        guard let lockout = config.lockout else { return }
+        let now = Double(objects.clock().millisecondsSince1970)
+        if let until = user.fields[InternalField.lockoutExpiresAt.rawValue]?.numberValue {
+            if now < until { throw lockedError(lockout) }
+            // The lock is over: a fresh count. (Two attempts racing here both reset; each still
+            // takes a ticket below, so the new count stays exact.)
+            try await resetLoginCount(user.objectId)
+        }
+        var write = ObjectWrite()
+        write.operations = [(FieldPath(field: .internal(.failedLoginCount)), .increment(1))]
+        let outcome = try await objects.store.write([
+            .update(
+                className: .user, objectId: user.objectId, at: objects.clock(), write: write, access: .master,
+                grant: SchemaGrant(createClass: false, addFields: true))
+        ])
+        guard case .updated(_, let echo)? = outcome.first, let ticket = echo[InternalField.failedLoginCount.rawValue]?.numberValue else { return }
+        if Int(ticket) > lockout.threshold {
+            try await lock(user.objectId, now: now, lockout: lockout)
+            throw lockedError(lockout)
+        }
+    }
+
+    /// After the password check: success clears the count; the failure that reaches the
+    /// threshold locks the account.
+    func settleLoginTicket(_ user: StoredObject, succeeded: Bool) async throws {
+        guard let lockout = config.lockout else { return }
+        if succeeded {
+            try await resetLoginCount(user.objectId)
+            return
+        }
+        // The fresh count decides: read it back (it may have moved since this attempt's ticket).
+        let current = try await self.user(user.objectId)
+        let count = Int(current?.fields[InternalField.failedLoginCount.rawValue]?.numberValue ?? 0)
+        if count >= lockout.threshold, current?.fields[InternalField.lockoutExpiresAt.rawValue] == nil {
+            try await lock(user.objectId, now: Double(objects.clock().millisecondsSince1970), lockout: lockout)
+        }
+    }
+
+    func lock(_ userId: String, now: Double, lockout: AccountsConfiguration.Lockout) async throws {
+        var write = ObjectWrite()
+        write.operations = [(FieldPath(field: .internal(.lockoutExpiresAt)), .set(.number(now + Double(lockout.duration) * 1000)))]
+        _ = try await objects.store.write([
+            .update(
+                className: .user, objectId: userId, at: objects.clock(), write: write, access: .master,
+                grant: SchemaGrant(createClass: false, addFields: true))
+        ])
+    }
+
+    /// Clears the count and any lock.
+    func resetLoginCount(_ userId: String) async throws {
+        var write = ObjectWrite()
+        write.operations = Self.unlockOperations
+        _ = try await objects.store.write([
+            .update(
+                className: .user, objectId: userId, at: objects.clock(), write: write, access: .master,
+                grant: SchemaGrant(createClass: false, addFields: true))
+        ])
+    }
+
+    /// The writes that unlock an account.
+    static var unlockOperations: [(path: FieldPath, op: FieldOperation)] {
+        [(FieldPath(field: .internal(.failedLoginCount)), .set(.number(0))), (FieldPath(field: .internal(.lockoutExpiresAt)), .delete)]
+    }
+}
