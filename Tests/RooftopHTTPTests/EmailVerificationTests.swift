@@ -188,4 +188,28 @@ import Testing
             #expect(try await page(client, .get, "/parse/apps/\(testAppId)/verify_email?token=x").status == 404)
         }
     }
+
+    /// A mail server that is down does not fail the sign-up; the mail is retried and arrives once
+    /// the server is back.
+    @Test func signUpSucceedsWhileTheMailServerIsDown() async throws {
+        let port = try Loopback.freePort()
+        var logger = Logger(label: "mail")
+        logger.logLevel = .critical
+        let client = SMTPClient(configuration: .init(host: "127.0.0.1", port: port, security: .none, timeout: 5))
+        let mail = AccountMail(
+            queue: MailQueue(transport: client, maxAttempts: 8, firstDelay: .milliseconds(200), logger: logger), templates: .builtIn,
+            locale: MailLocale(), from: "Todo <no-reply@example.com>", appName: "Todo", publicServerURL: publicURL, appId: testAppId)
+        var accounts = AccountsConfiguration()
+        accounts.verifyUserEmails = true
+        try await withServer(accounts: accounts, mail: mail) { client in
+            let signup = try await call(
+                client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+            #expect(signup.status == 201)
+            try await Task.sleep(for: .milliseconds(300))  // at least one attempt has failed by now
+            #expect(await mail.queue.currentCounters().retried >= 1)
+            let server = try SMTPTestServer(port: port)
+            let (_, path) = try await link(server, message: 1)
+            #expect(try await page(client, .get, path).status == 200)
+        }
+    }
 }

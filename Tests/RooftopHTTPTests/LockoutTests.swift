@@ -17,7 +17,8 @@ import Testing
 
     @Test func lockAfterThresholdAndExpiry() async throws {
         var accounts = AccountsConfiguration()
-        accounts.lockout = .init(threshold: 3, duration: 2)
+        // Seconds, not minutes, for the test; long enough that a loaded machine can't outlast it.
+        accounts.lockout = .init(threshold: 3, duration: 6)
         try await withServer(accounts: accounts) { client in
             _ = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"right phrase"}"#)
             // A success resets the count.
@@ -30,7 +31,7 @@ import Testing
             #expect(refused.json["error"]?.stringValue?.hasPrefix(Self.locked) == true)
             let verify = try await call(client, .post, "/parse/verifyPassword", body: #"{"username":"ana","password":"right phrase"}"#)
             #expect(verify.json["error"]?.stringValue?.hasPrefix(Self.locked) == true)  // every password path
-            try await Task.sleep(until: lockedAt + .milliseconds(2300))
+            try await Task.sleep(until: lockedAt + .milliseconds(6300))
             #expect(try await login(client, "right phrase").status == 200)  // the lock ends by itself
         }
     }

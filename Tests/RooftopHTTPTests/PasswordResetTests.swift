@@ -21,6 +21,13 @@ import Testing
         try await call(client, .post, "/parse/requestPasswordReset", body: #"{"email":"\#(email)"}"#, headers: headers)
     }
 
+    /// Signs up ana, asks for a reset, and returns the token from the mail.
+    func resetToken(_ client: any TestClientProtocol, _ server: SMTPTestServer) async throws -> String {
+        _ = try await signUp(client)
+        _ = try await requestReset(client, "ana@example.com")
+        return String(try await link(server, message: 1).full.split(separator: "=").last ?? "")
+    }
+
     func login(_ client: any TestClientProtocol, _ password: String, name: String = "ana") async throws -> Int {
         try await call(client, .post, "/parse/login", body: #"{"username":"\#(name)","password":"\#(password)"}"#).status
     }
@@ -76,9 +83,7 @@ import Testing
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server, verify: false)
         try await withServer(accounts: accounts, mail: mail) { client in
-            _ = try await signUp(client)
-            _ = try await requestReset(client, "ana@example.com")
-            let token = String(try await link(server, message: 1).full.split(separator: "=").last ?? "")
+            let token = try await resetToken(client, server)
             let port = try #require(client.port)
             let requests = (0..<20).map { i in
                 let body = "token=\(token)&new_password=password+number+\(i)"
@@ -127,9 +132,7 @@ import Testing
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server, verify: false)
         try await withServer(accounts: accounts, mail: mail) { client in
-            _ = try await signUp(client)
-            _ = try await requestReset(client, "ana@example.com")
-            let token = String(try await link(server, message: 1).full.split(separator: "=").last ?? "")
+            let token = try await resetToken(client, server)
             let action = "/parse/apps/\(testAppId)/request_password_reset"
             func xhr(_ form: String) async throws -> (Int, String) {
                 var headers = HTTPFields()
