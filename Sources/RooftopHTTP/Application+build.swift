@@ -19,12 +19,12 @@ public func buildApplication(
     let accounts = Accounts(objects: objects, hasher: passwords, tokens: tokens, config: accountsConfig, mail: mail)
     let responder = ParseResponder(
         config: http, objects: objects, schemas: Schemas(store: store), aggregates: Aggregates(store: store, config: services),
-        accounts: accounts, logger: logger)
+        accounts: accounts, limiter: RateLimiter(rules: http.rateLimits, store: store, clock: clock), logger: logger)
     var app = Application(
         responder: responder,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)
-    app.addServices(SessionCleanup(accounts: accounts, interval: sessionCleanupInterval, logger: logger))
+    app.addServices(SessionCleanup(accounts: accounts, limits: store, interval: sessionCleanupInterval, logger: logger))
     return app
 }

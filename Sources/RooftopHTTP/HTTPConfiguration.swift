@@ -1,3 +1,5 @@
+public import RooftopServices
+
 /// Settings of the Parse REST layer.
 public struct HTTPConfiguration: Sendable {
     /// The application id every request must carry.
@@ -25,6 +27,11 @@ public struct HTTPConfiguration: Sendable {
     public var extraBatchPathPrefixes: [String] = []
     /// `Access-Control-Allow-Origin`.
     public var allowOrigin: String = "*"
+    /// Rate limits (Parse's `rateLimit`); none by default here, the server adds its own.
+    public var rateLimits: [RateLimiter.Rule] = []
+    /// Proxies whose `X-Forwarded-For` is believed: the client is the right-most address in it
+    /// that is not one of these. From anyone else the header is ignored (it is trivially forged).
+    public var trustedProxies: [String] = []
 
     /// Creates a configuration.
     public init(appId: String, masterKey: String) {

@@ -20,6 +20,8 @@ public struct ParseRequest: Sendable {
     public var installationId: String? = nil
     /// The `Accept-Language` header, for the language of mail a request triggers.
     public var acceptLanguage: String? = nil
+    /// The client's address (the socket's, or `X-Forwarded-For` through a trusted proxy).
+    public var clientIP: String? = nil
 }
 
 /// A route's answer.

@@ -20,9 +20,13 @@ public struct ParseResponder: HTTPResponder {
     let logger: Logger
 
     /// Creates the responder.
-    public init(config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, logger: Logger) {
+    public init(
+        config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, limiter: RateLimiter = .off,
+        logger: Logger
+    ) {
         self.config = config
-        self.routes = ParseRoutes(config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts)
+        self.routes = ParseRoutes(
+            config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, limiter: limiter)
         self.logger = logger
     }
 
@@ -36,6 +40,9 @@ public struct ParseResponder: HTTPResponder {
             response = ParseResponder.json(error.body, status: error.httpStatus)
         } catch let error as UnauthorizedError {
             response = ParseResponder.json(["error": .string(error.message)], status: .forbidden)
+        } catch let limited as RateLimiter.Limited {
+            response = ParseResponder.json(["code": 100, "error": .string(limited.message)], status: .tooManyRequests)
+            response.headers[.retryAfter] = String(limited.retryAfter)
         } catch {
             logger.error("request failed", metadata: ["error": "\(error)"])
             response = ParseResponder.json(ParseError.internalError.body, status: .internalServerError)
@@ -60,7 +67,12 @@ public struct ParseResponder: HTTPResponder {
         if request.method == .options { return Response(status: .ok) }
         let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
         // Pages opened from emailed links: HTML, no application id header, form bodies.
+        let clientIP = Self.clientIP(
+            socket: context.remoteIP, forwardedFor: HTTPField.Name("X-Forwarded-For").flatMap { request.headers[$0] }, trusted: config.trustedProxies)
         if segments.first == "apps" {
+            if request.method == .post {
+                try await routes.limiter.check(RateLimiter.Request(method: "POST", path: "/" + segments.joined(separator: "/"), clientIP: clientIP))
+            }
             return try await HostedPages(accounts: routes.accounts, appId: config.appId).respond(request, segments: segments)
         }
         var body = try await readBody(request)
@@ -84,7 +96,7 @@ public struct ParseResponder: HTTPResponder {
         if method == "GET" || method == "DELETE" { params.merge(body) { _, fromBody in fromBody } }
         let parseRequest = ParseRequest(
             method: method, segments: segments, params: params, body: body, principal: principal, sessionToken: credentials.sessionToken,
-            installationId: credentials.installationId, acceptLanguage: request.headers[.acceptLanguage])
+            installationId: credentials.installationId, acceptLanguage: request.headers[.acceptLanguage], clientIP: clientIP)
         var answer = try await routes.dispatch(parseRequest)
         if let location = answer.headers.firstIndex(where: { $0.0 == "Location" }) {
             let host = request.head.authority ?? "127.0.0.1"
@@ -95,6 +107,14 @@ public struct ParseResponder: HTTPResponder {
             if let field = HTTPField.Name(name) { response.headers[field] = value }
         }
         return response
+    }
+
+    /// The socket's address, or — only when that is a trusted proxy — the right-most address in
+    /// `X-Forwarded-For` that is not a trusted proxy itself.
+    static func clientIP(socket: String?, forwardedFor: String?, trusted: [String]) -> String? {
+        guard let socket, trusted.contains(socket), let forwardedFor else { return socket }
+        let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return hops.last { !trusted.contains($0) } ?? socket
     }
 
     private func readBody(_ request: Request) async throws -> [String: JSON] {

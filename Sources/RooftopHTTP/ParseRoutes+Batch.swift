@@ -31,9 +31,10 @@ extension ParseRoutes {
         var results: [JSON] = []
         results.reserveCapacity(items.count)
         for item in items {
+            // Same caller: same session and address, so every sub-request counts against limits.
             let sub = ParseRequest(
                 method: item.method, segments: item.segments, params: item.method == "GET" ? item.body : [:],
-                body: item.body, principal: request.principal)
+                body: item.body, principal: request.principal, sessionToken: request.sessionToken, clientIP: request.clientIP)
             do {
                 results.append(["success": try await dispatch(sub).body])
             } catch let error as ParseError {

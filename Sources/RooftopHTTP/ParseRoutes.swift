@@ -9,8 +9,14 @@ struct ParseRoutes: Sendable {
     let schemaService: Schemas
     let aggregates: Aggregates
     let accounts: Accounts
+    let limiter: RateLimiter
 
     func dispatch(_ request: ParseRequest) async throws -> ParseResponse {
+        try await limiter.check(
+            RateLimiter.Request(
+                method: request.method, path: "/" + request.segments.joined(separator: "/"), clientIP: request.clientIP,
+                userId: request.principal.userId, sessionToken: request.sessionToken, isMaster: request.principal.isMaster,
+                account: Self.accountNamed(by: request)))
         let s = request.segments
         switch (request.method, s.count, s.first) {
         case (_, 2, "classes"), (_, 3, "classes"):
@@ -37,6 +43,17 @@ struct ParseRoutes: Sendable {
             throw ParseError(ParseError.Code(130), "File upload is not available on this server yet.")
         default:
             throw Self.unknown(request)
+        }
+    }
+
+    /// The account an authentication request names, for per-account limits.
+    static func accountNamed(by request: ParseRequest) -> String? {
+        guard request.segments.count == 1 else { return nil }
+        let source = request.method == "GET" ? request.params : request.body
+        switch RateLimiter.normalize(request.segments[0]) {
+        case "/login", "/verifypassword": return (source["username"]?.stringValue ?? source["email"]?.stringValue).map(AccountKey.normalize)
+        case "/requestpasswordreset", "/verificationemailrequest": return source["email"]?.stringValue.map(AccountKey.normalize)
+        default: return nil
         }
     }
 

@@ -1,11 +1,15 @@
+import Foundation
 import Logging
 import RooftopServices
+import RooftopStorage
 import ServiceLifecycle
 
-/// Deletes expired sessions (and, when configured, inactive anonymous users) every `interval`, for as long as the server runs; stops at once on
-/// graceful shutdown so the database can close cleanly.
+/// Deletes expired sessions (and, when configured, inactive anonymous users) and ended
+/// rate-limit windows every `interval`, for as long as the server runs; stops at once on graceful
+/// shutdown so the database can close cleanly.
 struct SessionCleanup: Service {
     let accounts: Accounts
+    let limits: any RateLimitStore
     let interval: Duration
     let logger: Logger
 
@@ -27,6 +31,7 @@ struct SessionCleanup: Service {
                     if removed > 0 { logger.info("deleted \(removed) expired sessions") }
                     let anonymous = try await accounts.deleteInactiveAnonymousUsers()
                     if anonymous > 0 { logger.info("deleted \(anonymous) inactive anonymous users") }
+                    _ = try await limits.pruneRateLimits(before: Int64(Date().timeIntervalSince1970 * 1000))
                 } catch {
                     logger.error("expired-session cleanup failed", metadata: ["error": "\(error)"])
                 }

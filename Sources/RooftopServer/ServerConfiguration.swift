@@ -49,6 +49,9 @@ struct ServerConfiguration: Sendable {
     var resetPasswordSuccessOnInvalidEmail = true
     var revokeSessionOnPasswordReset = true
     var lockout: AccountsConfiguration.Lockout?
+    var rateLimits: [RateLimiter.Rule] = []
+    var defaultRateLimits = true
+    var trustProxy: [String] = []
     var mail = MailSettings()
     var queryLimits = QueryLimits()
 
@@ -60,6 +63,7 @@ struct ServerConfiguration: Sendable {
         "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL", "extendSessionOnUse",
         "logLevel", "verbose", "appName", "verifyUserEmails", "preventLoginWithUnverifiedEmail", "preventSignupWithUnverifiedEmail",
         "emailVerifyTokenValidityDuration", "emailVerifySuccessOnInvalidEmail", "mail", "revokeSessionOnPasswordReset", "accountLockout",
+        "rateLimit", "defaultRateLimits", "trustProxy",
     ]
 
     /// Parse Server's log levels; `verbose` (and below) adds a line per request.
@@ -144,6 +148,14 @@ struct ServerConfiguration: Sendable {
             case "mail": try mail.apply(value, source: source)
             case "revokeSessionOnPasswordReset": revokeSessionOnPasswordReset = try bool()
             case "accountLockout": try applyLockout(value, source: source)
+            case "rateLimit": rateLimits = try Self.parseRateLimits(value, source: source)
+            case "defaultRateLimits": defaultRateLimits = try bool()
+            case "trustProxy":
+                if let items = value.arrayValue {
+                    trustProxy = items.compactMap(\.stringValue)
+                } else {
+                    trustProxy = try string().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                }
             default: throw ConfigError("\(source): unknown configuration key \(key)")
             }
         }
@@ -264,6 +276,8 @@ struct ServerConfiguration: Sendable {
         h.maxBodySize = maxBodySize
         h.allowOrigin = allowOrigin
         h.batchRequestLimit = batchRequestLimit
+        h.rateLimits = rateLimitRules
+        h.trustedProxies = trustProxy
         h.extraBatchPathPrefixes = [serverURL, publicServerURL].compactMap { url in
             guard let path = url.flatMap({ URLComponents(string: $0)?.path }), path.hasPrefix("/"), path != mountPath else { return nil }
             return path.hasSuffix("/") ? String(path.dropLast()) : path
@@ -288,6 +302,8 @@ struct ServerConfiguration: Sendable {
             "defaultACL": .object(defaultACL.mapValues { .string($0.rawValue) }),
             "passwordPolicy": passwordPolicyJSON,
             "revokeSessionOnPasswordReset": .bool(revokeSessionOnPasswordReset),
+            "rateLimit": rateLimitJSON, "defaultRateLimits": .bool(defaultRateLimits),
+            "trustProxy": .array(trustProxy.map(JSON.string)),
             "accountLockout": lockout.map {
                 [
                     "threshold": .number(Double($0.threshold)), "duration": .number(Double($0.duration / 60)),

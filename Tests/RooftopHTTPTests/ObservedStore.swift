@@ -20,4 +20,8 @@ struct ObservedStore: DataStore {
     }
     func count(_ request: FindRequest) async throws -> Int { try await inner.count(request) }
     func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] { try await inner.write(operations) }
+    func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
+        try await inner.countRequest(key: key, window: window, now: now)
+    }
+    func pruneRateLimits(before: Int64) async throws -> Int { try await inner.pruneRateLimits(before: before) }
 }

@@ -170,6 +170,7 @@ import Testing
         let env = [
             "PARSE_SERVER_SESSION_LENGTH": "120", "PARSE_SERVER_VERBOSE": "true", "ROOFTOP_PASSWORD_POLICY": #"{"minLength":12}"#,
             "PARSE_SERVER_PORT": "3000", "ROOFTOP_ACCOUNT_LOCKOUT": #"{"threshold":5,"duration":15}"#,
+            "ROOFTOP_RATE_LIMIT": #"[{"requestPath":"/classes/*","requestTimeWindow":1000,"requestCount":5,"requestMethods":"post"}]"#,
         ]
         let (status, output) = try run(["config", "print", "--data-dir", dir.path, "--port", "4000"], env)
         #expect(status == 0)
@@ -181,11 +182,19 @@ import Testing
         #expect(config["passwordPolicy"]?["minLength"] == 12)
         #expect(config["defaultACL"]?["Todo"] == "owner")
         #expect(config["logLevel"] == "verbose")
+        #expect(config["rateLimit"]?.arrayValue?.first?["requestPath"] == "/classes/*")
+        #expect(config["rateLimit"]?.arrayValue?.first?["requestMethods"] == ["POST"])
+        #expect(config["defaultRateLimits"] == true)
         #expect(config["accountLockout"] == ["threshold": 5, "duration": 15, "unlockOnPasswordReset": false])
         #expect(!output.contains("s3cret"))
         let (badStatus, badOutput) = try run(["config", "print", "--data-dir", dir.path], ["ROOFTOP_PASSWORD_POLICY": #"{"validatorCallback":"x"}"#])
         #expect(badStatus != 0)
         #expect(badOutput.contains("passwordPolicy.validatorCallback"))
+        let (limitStatus, limitOutput) = try run(
+            ["config", "print", "--data-dir", dir.path],
+            ["ROOFTOP_RATE_LIMIT": #"[{"requestPath":"/login","requestTimeWindow":1,"requestCount":1,"redisUrl":"x"}]"#])
+        #expect(limitStatus != 0)
+        #expect(limitOutput.contains("unknown key redisUrl"))
         let (levelStatus, levelOutput) = try run(["config", "print", "--data-dir", dir.path], ["ROOFTOP_LOG_LEVEL": "loud"])
         #expect(levelStatus != 0)
         #expect(levelOutput.contains("logLevel must be one of"))
@@ -212,5 +221,27 @@ import Testing
         #expect(shown.contains("リンク: https://x/y"))
         let (missingStatus, _) = try run(["outbox", "show", "no-such-message"])
         #expect(missingStatus != 0)
+    }
+
+    /// `rooftop serve` limits logins by default: the 11th in a minute naming one account is 429.
+    @Test func defaultLoginLimit() async throws {
+        let dir = try temporaryDirectory("limits")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (process, port) = try await launch(in: dir)
+        defer { if process.isRunning { process.terminate() } }
+        var statuses: [String] = []
+        let body = #"{"username":"ana","password":"wrong phrase"}"#
+        // No master key: the master key is not limited.
+        let login =
+            "POST /parse/login HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Parse-Application-Id: proc-app\r\nContent-Type: application/json\r\n"
+            + "Connection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        for _ in 0..<11 {
+            let connection = try Connection(port: port)
+            connection.send(login)
+            statuses.append(String(connection.receiveAll().prefix(12)))
+        }
+        #expect(statuses.prefix(10).allSatisfy { $0 == "HTTP/1.1 404" }, "\(statuses)")
+        #expect(statuses.last == "HTTP/1.1 429")
+        try await stop(process)
     }
 }

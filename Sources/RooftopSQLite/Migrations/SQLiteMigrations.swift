@@ -27,6 +27,10 @@ enum SQLiteMigrations {
                     CREATE TRIGGER _SCHEMA_deleted AFTER DELETE ON _SCHEMA BEGIN UPDATE _SCHEMA_VERSION SET version = version + 1; END;
                     """)
         }
+        migrator.registerMigration("0003_rate_limits") { db in
+            // One fixed-window counter per rate-limit key (rule, zone and client).
+            try db.execute(sql: "CREATE TABLE _RATE_LIMIT (key TEXT PRIMARY KEY NOT NULL, windowEnds INTEGER NOT NULL, count INTEGER NOT NULL)")
+        }
         return migrator
     }
 }

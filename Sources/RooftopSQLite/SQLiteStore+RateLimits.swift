@@ -1,0 +1,28 @@
+import GRDB
+import RooftopStorage
+
+extension SQLiteStore {
+    /// One UPSERT: a new or ended window starts at 1, a running one counts up; atomic, since
+    /// SQLite has one writer.
+    public func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
+        let sql = """
+            INSERT INTO _RATE_LIMIT (key, windowEnds, count) VALUES (?, ?, 1)
+            ON CONFLICT(key) DO UPDATE SET
+              count = CASE WHEN windowEnds <= ? THEN 1 ELSE count + 1 END,
+              windowEnds = CASE WHEN windowEnds <= ? THEN excluded.windowEnds ELSE windowEnds END
+            RETURNING count, windowEnds
+            """
+        return try await writeTransaction { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key, now + window, now, now]) else { return (1, now + window) }
+            return (row[0] as Int, row[1] as Int64)
+        }
+    }
+
+    /// Deletes ended windows.
+    public func pruneRateLimits(before: Int64) async throws -> Int {
+        try await writeTransaction { db in
+            try db.execute(sql: "DELETE FROM _RATE_LIMIT WHERE windowEnds < ?", arguments: [before])
+            return db.changesCount
+        }
+    }
+}

@@ -1,0 +1,181 @@
+public import RooftopCore
+public import RooftopStorage
+
+/// Rate limits in Parse Server's `rateLimit` shape, counted in the database so every node
+/// shares them. Each request is matched after `_method`, per `/batch` sub-request, on a path
+/// normalized once (lowercased, percent-decoded, no trailing or doubled slashes), so none of
+/// those spellings is a way around a limit.
+public struct RateLimiter: Sendable {
+    /// Who a limit counts.
+    public enum Zone: String, Sendable, CaseIterable {
+        /// The client's IP address.
+        case ip
+        /// The signed-in user (anonymous callers by IP).
+        case user
+        /// The session token (callers without one by IP).
+        case session
+        /// The account a request names (`username`/`email` in the body of /login,
+        /// /verifyPassword, /requestPasswordReset, /verificationEmailRequest, the reset form),
+        /// whatever IP it comes from.
+        case account
+        /// Everyone together.
+        case global
+    }
+
+    /// One rule.
+    public struct Rule: Sendable {
+        /// A path below the mount path: exact (`/login`), or a prefix ending in `/*` (`/classes/*`).
+        public var path: String
+        /// Methods it applies to; empty = all.
+        public var methods: Set<String>
+        /// Requests allowed per window.
+        public var count: Int
+        /// The window, in milliseconds.
+        public var window: Int64
+        /// What is counted.
+        public var zone: Zone
+        /// Whether master-key requests count too.
+        public var includeMasterKey: Bool
+        /// The `error` of the 429 answer.
+        public var message: String
+
+        /// Creates a rule.
+        public init(
+            path: String, methods: Set<String> = [], count: Int, window: Int64, zone: Zone = .ip, includeMasterKey: Bool = false,
+            message: String = "Too many requests."
+        ) {
+            self.path = RateLimiter.normalize(path)
+            self.methods = Set(methods.map { $0.uppercased() })
+            self.count = count
+            self.window = window
+            self.zone = zone
+            self.includeMasterKey = includeMasterKey
+            self.message = message
+        }
+
+        func matches(method: String, path: String) -> Bool {
+            guard methods.isEmpty || methods.contains(method) else { return false }
+            if self.path.hasSuffix("/*") { return path.hasPrefix(String(self.path.dropLast(1))) || path == String(self.path.dropLast(2)) }
+            return path == self.path
+        }
+    }
+
+    /// A request as the limiter sees it.
+    public struct Request: Sendable {
+        /// The effective method (after `_method`).
+        public var method: String
+        /// The path below the mount path, as received (normalized here).
+        public var path: String
+        /// The client's address (see `HTTPConfiguration.trustedProxies`).
+        public var clientIP: String?
+        /// The signed-in user, if any.
+        public var userId: String?
+        /// The session token, if any.
+        public var sessionToken: String?
+        /// Whether the master key was used.
+        public var isMaster: Bool
+        /// The account the body names (username or email, normalized), for `account` rules.
+        public var account: String?
+
+        /// Creates a request description.
+        public init(
+            method: String, path: String, clientIP: String?, userId: String? = nil, sessionToken: String? = nil, isMaster: Bool = false,
+            account: String? = nil
+        ) {
+            self.method = method.uppercased()
+            self.path = path
+            self.clientIP = clientIP
+            self.userId = userId
+            self.sessionToken = sessionToken
+            self.isMaster = isMaster
+            self.account = account
+        }
+    }
+
+    /// A refused request: answered 429 with `Retry-After`.
+    public struct Limited: Error, Sendable {
+        /// Seconds until the window ends.
+        public var retryAfter: Int
+        /// The answer's `error`.
+        public var message: String
+    }
+
+    let rules: [Rule]
+    let store: (any RateLimitStore)?
+    let clock: @Sendable () -> ParseDate
+
+    /// Creates a limiter; with no rules it does nothing (and touches no database).
+    public init(rules: [Rule], store: any RateLimitStore, clock: @escaping @Sendable () -> ParseDate) {
+        self.rules = rules
+        self.store = store
+        self.clock = clock
+    }
+
+    /// A limiter without rules.
+    public static let off = RateLimiter(rules: [], store: nil)
+
+    private init(rules: [Rule], store: (any RateLimitStore)?) {
+        self.rules = rules
+        self.store = store
+        self.clock = { ParseDate(millisecondsSince1970: 0) }
+    }
+
+    /// Counts `request` under every rule it matches; throws `Limited` when one is exceeded.
+    public func check(_ request: Request) async throws {
+        guard !rules.isEmpty, let store else { return }
+        let path = Self.normalize(request.path)
+        let now = clock().millisecondsSince1970
+        for (index, rule) in rules.enumerated() where rule.matches(method: request.method, path: path) {
+            if request.isMaster && !rule.includeMasterKey { continue }
+            guard let subject = subject(of: request, zone: rule.zone) else { continue }
+            let (count, ends) = try await store.countRequest(key: "\(index):\(rule.zone.rawValue):\(subject)", window: rule.window, now: now)
+            if count > rule.count {
+                throw Limited(retryAfter: Int(max(1, (ends - now + 999) / 1000)), message: rule.message)
+            }
+        }
+    }
+
+    func subject(of request: Request, zone: Zone) -> String? {
+        let ip = "ip:" + (request.clientIP ?? "unknown")
+        switch zone {
+        case .ip: return ip
+        case .user: return request.userId.map { "user:" + $0 } ?? ip
+        case .session: return request.sessionToken.map { "session:" + $0 } ?? ip
+        case .account: return request.account.map { "account:" + $0 }
+        case .global: return "global"
+        }
+    }
+
+    /// Lowercased, percent-decoded, single slashes, no trailing slash, leading slash.
+    public static func normalize(_ path: String) -> String {
+        let decoded = path.removingPercentEncodingSafely
+        let segments = decoded.lowercased().split(separator: "/", omittingEmptySubsequences: true)
+        return "/" + segments.joined(separator: "/")
+    }
+}
+
+extension String {
+    /// Percent-decoded; unchanged when malformed.
+    fileprivate var removingPercentEncodingSafely: String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(self.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) {
+                bytes.append(high << 4 | low)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
