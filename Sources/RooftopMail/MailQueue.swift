@@ -6,7 +6,8 @@ import Logging
 /// A temporary failure is retried with exponential backoff (1 s, 2 s, 4 s, … up to
 /// `maxAttempts`); permanent failures and exhausted retries are logged and counted. The queue
 /// lives in memory: messages still waiting when the process stops are lost (logged at
-/// shutdown), which is acceptable for verification and reset links, which users can request again.
+/// shutdown, after `finish(within:)` gave them a last chance), which is acceptable for
+/// verification and reset links, which users can request again.
 public actor MailQueue {
     /// Delivery counters, for logs, tests and the admin views.
     public struct Counters: Sendable, Equatable {
@@ -60,6 +61,18 @@ public actor MailQueue {
         while let task = tasks.values.first { await task.value }
     }
 
+    /// At shutdown: waits up to `limit` for queued messages, then gives up on the rest (their
+    /// retries are cancelled) and returns how many were lost, for the log.
+    public func finish(within limit: Duration) async -> Int {
+        let deadline = ContinuousClock.now + limit
+        while !tasks.isEmpty && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        let lost = tasks.count
+        for task in tasks.values { task.cancel() }
+        return lost
+    }
+
     private func run(_ message: MailMessage, id: Int) async {
         var delay = firstDelay
         for attempt in 1...maxAttempts {
@@ -78,7 +91,14 @@ public actor MailQueue {
                 }
                 counters.retried += 1
                 logger.warning("mail delivery failed; retrying", metadata: ["attempt": "\(attempt)", "in": "\(delay)", "error": "\(mailError)"])
-                try? await Task.sleep(for: delay)
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    // Cancelled at shutdown.
+                    counters.failed += 1
+                    finish(id)
+                    return
+                }
                 delay *= 2
             }
         }

@@ -5,6 +5,7 @@ import Logging
 import RooftopAuth
 import RooftopCore
 import RooftopHTTP
+import RooftopMail
 import RooftopSQLite
 import RooftopServices
 
@@ -43,6 +44,10 @@ struct ServeCommand: AsyncParsableCommand {
             logger: logger, passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), accounts: configuration.accounts, mail: mail,
             onServerRunning: { port in KeyFile.printBanner(config, keys: keys, port: port) })
         try await app.runService()
+        if let queue = mail?.queue {
+            let lost = await queue.finish(within: .seconds(5))
+            if lost > 0 { logger.warning("\(lost) queued mail message(s) not delivered before shutdown") }
+        }
         try store.close()
         logger.info("stopped; database closed")
     }

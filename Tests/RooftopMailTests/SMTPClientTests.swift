@@ -128,4 +128,19 @@ import Testing
         await queue.drain()
         #expect(await queue.currentCounters() == MailQueue.Counters(sent: 0, failed: 1, retried: 0, pending: 0))
     }
+
+    /// At shutdown the queue waits a bounded time, then gives up on what is left and says how much.
+    @Test func finishIsBounded() async throws {
+        var logger = Logger(label: "mail-test")
+        logger.logLevel = .critical
+        let down = SMTPClient(configuration: .init(host: "127.0.0.1", port: try Loopback.freePort(), security: .none, timeout: 2))
+        let queue = MailQueue(transport: down, maxAttempts: 10, firstDelay: .seconds(5), logger: logger)
+        await queue.send(message)
+        let start = ContinuousClock.now
+        #expect(await queue.finish(within: .milliseconds(300)) == 1)
+        #expect(ContinuousClock.now - start < .seconds(30))
+        await queue.drain()
+        #expect(await queue.currentCounters().failed == 1)
+        #expect(await queue.currentCounters().pending == 0)
+    }
 }
