@@ -35,7 +35,12 @@ public struct ParseResponder: HTTPResponder {
         let start = ContinuousClock.now
         var response: Response
         do {
-            response = try await handle(request, context: context)
+            let forwardedFor = HTTPField.Name("X-Forwarded-For").flatMap { request.headers[$0] }
+            let client = ClientInfo(
+                ip: Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies),
+                userAgent: request.headers[.userAgent])
+            // The audit log reads who is calling from here, deep in the account use cases.
+            response = try await ClientInfo.$current.withValue(client) { try await handle(request, context: context) }
         } catch let error as ParseError {
             response = ParseResponder.json(error.body, status: error.httpStatus)
         } catch let error as UnauthorizedError {
@@ -67,8 +72,7 @@ public struct ParseResponder: HTTPResponder {
         if request.method == .options { return Response(status: .ok) }
         let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
         // Pages opened from emailed links: HTML, no application id header, form bodies.
-        let clientIP = Self.clientIP(
-            socket: context.remoteIP, forwardedFor: HTTPField.Name("X-Forwarded-For").flatMap { request.headers[$0] }, trusted: config.trustedProxies)
+        let clientIP = ClientInfo.current.ip
         if segments.first == "apps" {
             if request.method == .post {
                 try await routes.limiter.check(RateLimiter.Request(method: "POST", path: "/" + segments.joined(separator: "/"), clientIP: clientIP))

@@ -31,6 +31,8 @@ struct SessionCleanup: Service {
                     if removed > 0 { logger.info("deleted \(removed) expired sessions") }
                     let anonymous = try await accounts.deleteInactiveAnonymousUsers()
                     if anonymous > 0 { logger.info("deleted \(anonymous) inactive anonymous users") }
+                    let events = try await accounts.pruneAuditLog()
+                    if events > 0 { logger.info("deleted \(events) audit events past retention") }
                     _ = try await limits.pruneRateLimits(before: Int64(Date().timeIntervalSince1970 * 1000))
                 } catch {
                     logger.error("expired-session cleanup failed", metadata: ["error": "\(error)"])

@@ -52,6 +52,8 @@ struct ServerConfiguration: Sendable {
     var rateLimits: [RateLimiter.Rule] = []
     var defaultRateLimits = true
     var trustProxy: [String] = []
+    var auditLog = true
+    var auditLogRetentionDays = 90
     var mail = MailSettings()
     var queryLimits = QueryLimits()
 
@@ -63,7 +65,7 @@ struct ServerConfiguration: Sendable {
         "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL", "extendSessionOnUse",
         "logLevel", "verbose", "appName", "verifyUserEmails", "preventLoginWithUnverifiedEmail", "preventSignupWithUnverifiedEmail",
         "emailVerifyTokenValidityDuration", "emailVerifySuccessOnInvalidEmail", "mail", "revokeSessionOnPasswordReset", "accountLockout",
-        "rateLimit", "defaultRateLimits", "trustProxy",
+        "rateLimit", "defaultRateLimits", "trustProxy", "auditLog", "auditLogRetentionDays",
     ]
 
     /// Parse Server's log levels; `verbose` (and below) adds a line per request.
@@ -150,6 +152,10 @@ struct ServerConfiguration: Sendable {
             case "accountLockout": try applyLockout(value, source: source)
             case "rateLimit": rateLimits = try Self.parseRateLimits(value, source: source)
             case "defaultRateLimits": defaultRateLimits = try bool()
+            case "auditLog": auditLog = try bool()
+            case "auditLogRetentionDays":
+                auditLogRetentionDays = try int()
+                guard auditLogRetentionDays >= 0 else { throw ConfigError("\(source): auditLogRetentionDays must be 0 (forever) or days") }
             case "trustProxy":
                 if let items = value.arrayValue {
                     trustProxy = items.compactMap(\.stringValue)
@@ -262,6 +268,8 @@ struct ServerConfiguration: Sendable {
         a.resetPasswordSuccessOnInvalidEmail = resetPasswordSuccessOnInvalidEmail
         a.revokeSessionOnPasswordReset = revokeSessionOnPasswordReset
         a.lockout = lockout
+        a.auditLog = auditLog
+        a.auditLogRetentionDays = auditLogRetentionDays
         return a
     }
 
@@ -303,7 +311,8 @@ struct ServerConfiguration: Sendable {
             "passwordPolicy": passwordPolicyJSON,
             "revokeSessionOnPasswordReset": .bool(revokeSessionOnPasswordReset),
             "rateLimit": rateLimitJSON, "defaultRateLimits": .bool(defaultRateLimits),
-            "trustProxy": .array(trustProxy.map(JSON.string)),
+            "trustProxy": .array(trustProxy.map(JSON.string)), "auditLog": .bool(auditLog),
+            "auditLogRetentionDays": .number(Double(auditLogRetentionDays)),
             "accountLockout": lockout.map {
                 [
                     "threshold": .number(Double($0.threshold)), "duration": .number(Double($0.duration / 60)),

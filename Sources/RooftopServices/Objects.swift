@@ -25,6 +25,12 @@ public struct Objects: Sendable {
         }
     }
 
+    /// The audit log is append-only: written by the server itself, never through the API, not
+    /// even with the master key.
+    static func refuseAuditWrites(_ className: ClassName) throws(ParseError) {
+        if className == .audit { throw ParseError(.operationForbidden, "The audit log is written by the server only.") }
+    }
+
     /// Refuses classes a client may never read through includes and subqueries (`_User` and
     /// `_Role` stay readable there, under their ACLs and protected fields).
     func checkReadClassAccess(_ className: ClassName, principal: Principal) throws(ParseError) {
@@ -49,6 +55,7 @@ public struct Objects: Sendable {
 
     /// Checks a create and returns the write to perform (for `create` and batch transactions).
     public func planCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
+        try Objects.refuseAuditWrites(className)
         try checkClassAccess(className, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: true)
         if className == .role { try RoleRules.validate(write, isCreate: true) }
@@ -109,6 +116,7 @@ public struct Objects: Sendable {
 
     /// Checks an update and returns the write to perform.
     public func planUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
+        try Objects.refuseAuditWrites(className)
         try checkClassAccess(className, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: false)
         if className == .role { try RoleRules.validate(write, isCreate: false) }
@@ -129,6 +137,7 @@ public struct Objects: Sendable {
 
     /// Checks a delete and returns the write to perform.
     public func planDelete(_ className: ClassName, objectId: String, principal: Principal) async throws -> WriteOperation {
+        try Objects.refuseAuditWrites(className)
         try checkClassAccess(className, principal: principal)
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
         let decision = try AccessPolicy.check(.delete, on: className, clp: schema.clp, principal: principal)

@@ -39,6 +39,8 @@ import Testing
             #expect(opened.headers[.cacheControl] == "no-store")
             #expect(opened.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
             #expect(try await me(client, token)["emailVerified"] == true)
+            let audit = try await call(client, .get, "/parse/classes/_Audit?where=%7B%22type%22%3A%22email.verified%22%7D", master: true)
+            #expect(audit.json["results"]?.arrayValue?.count == 1)
 
             // Used once: the same link is now invalid, and changes nothing.
             let again = try await page(client, .get, path)

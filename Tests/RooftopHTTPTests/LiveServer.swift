@@ -87,6 +87,18 @@ extension LiveServerTest {
         try await body(Objects(store: store, config: config, clock: { ParseDate(millisecondsSince1970: 1_700_000_000_000) }), Schemas(store: store))
     }
 
+    /// The account use cases over a fresh SQLite file with a clock the test moves (milliseconds
+    /// since 1970 in `now`): for rules about time that wall-clock waits would make flaky.
+    func withAccounts(_ config: AccountsConfiguration, _ body: (Accounts, LockedBox<Int64>) async throws -> Void) async throws {
+        let dir = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try openStore(in: dir)
+        let now = LockedBox(Int64(1_700_000_000_000))
+        let objects = Objects(store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: now.withLock { $0 }) })
+        try await body(Accounts(objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: config), now)
+        try store.close()
+    }
+
     /// Percent-encodes a query-string value.
     func encoded(_ value: String) -> String { value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
 }

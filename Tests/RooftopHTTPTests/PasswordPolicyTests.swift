@@ -63,25 +63,20 @@ import Testing
     /// `maxPasswordAge`: after it, the right password gets 101 "expired" (a wrong one still the
     /// usual message); a new password starts the clock again.
     @Test func passwordsExpire() async throws {
-        let dir = temporaryDataDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try openStore(in: dir)
-        let now = LockedBox(Int64(1_700_000_000_000))
-        let objects = Objects(store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: now.withLock { $0 }) })
         var config = AccountsConfiguration()
         config.passwordPolicy.maxPasswordAge = 1
-        let accounts = Accounts(objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: config)
-        let user = try await accounts.signUp(body: ["username": "ana", "password": "first phrase"], installationId: nil).user
-        _ = try await accounts.logIn(params: ["username": "ana", "password": "first phrase"], installationId: nil)
-        now.withLock { $0 += 2 * 86_400_000 }
-        await #expect(throws: ParseError(.objectNotFound, "Your password has expired. Please reset your password.")) {
+        try await withAccounts(config) { accounts, now in
+            let user = try await accounts.signUp(body: ["username": "ana", "password": "first phrase"], installationId: nil).user
             _ = try await accounts.logIn(params: ["username": "ana", "password": "first phrase"], installationId: nil)
+            now.withLock { $0 += 2 * 86_400_000 }
+            await #expect(throws: ParseError(.objectNotFound, "Your password has expired. Please reset your password.")) {
+                _ = try await accounts.logIn(params: ["username": "ana", "password": "first phrase"], installationId: nil)
+            }
+            await #expect(throws: ParseError(.objectNotFound, "Invalid username/password.")) {
+                _ = try await accounts.logIn(params: ["username": "ana", "password": "wrong phrase"], installationId: nil)
+            }
+            _ = try await accounts.updateUser(user.objectId, body: ["password": "second phrase"], principal: .master, installationId: nil)
+            _ = try await accounts.logIn(params: ["username": "ana", "password": "second phrase"], installationId: nil)
         }
-        await #expect(throws: ParseError(.objectNotFound, "Invalid username/password.")) {
-            _ = try await accounts.logIn(params: ["username": "ana", "password": "wrong phrase"], installationId: nil)
-        }
-        _ = try await accounts.updateUser(user.objectId, body: ["password": "second phrase"], principal: .master, installationId: nil)
-        _ = try await accounts.logIn(params: ["username": "ana", "password": "second phrase"], installationId: nil)
-        try store.close()
     }
 }

@@ -243,5 +243,13 @@ import Testing
         #expect(statuses.prefix(10).allSatisfy { $0 == "HTTP/1.1 404" }, "\(statuses)")
         #expect(statuses.last == "HTTP/1.1 429")
         try await stop(process)
+        // `rooftop audit` reads the events the refused logins left.
+        let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
+        let (status, output) = try runCommand(binary, ["audit", "--data-dir", dir.path, "--type", "login.failed", "--limit", "3"])
+        #expect(status == 0)
+        let lines = output.split(separator: "\n")
+        #expect(
+            lines.count == 3 && lines.allSatisfy { $0.contains("login.failed") && $0.contains("ip=127.0.0.1") && $0.contains("reason=unknown user") })
+        #expect(try runCommand(binary, ["audit", "--data-dir", dir.path, "--type", "bogus"]).0 != 0)
     }
 }

@@ -9,13 +9,13 @@ public struct ClassName: Hashable, Sendable, CustomStringConvertible {
     /// System classes that exist in Parse.
     public static let systemClasses: Set<String> = [
         "_User", "_Installation", "_Role", "_Session", "_Product", "_PushStatus", "_JobStatus",
-        "_JobSchedule", "_Audience", "_Idempotency", "_Hooks", "_GlobalConfig", "_GraphQLConfig",
+        "_JobSchedule", "_Audience", "_Idempotency", "_Hooks", "_GlobalConfig", "_GraphQLConfig", "_Audit",
     ]
 
     /// Classes that only the master key may touch at all.
     public static let masterOnlyClasses: Set<String> = [
         "_JobStatus", "_PushStatus", "_Hooks", "_GlobalConfig", "_JobSchedule", "_Idempotency",
-        "_GraphQLConfig", "_Audience",
+        "_GraphQLConfig", "_Audience", "_Audit",
     ]
 
     /// Validates `rawValue` as a class name.
@@ -34,6 +34,8 @@ public struct ClassName: Hashable, Sendable, CustomStringConvertible {
     public static let role = ClassName(trusted: "_Role")
     /// `_Session`.
     public static let session = ClassName(trusted: "_Session")
+    /// `_Audit`: the authentication audit log, written by the server only.
+    public static let audit = ClassName(trusted: "_Audit")
     /// `_Installation`.
     public static let installation = ClassName(trusted: "_Installation")
 

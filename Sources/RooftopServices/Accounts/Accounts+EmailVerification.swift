@@ -107,6 +107,7 @@ extension Accounts {
         } catch let error as ParseError where error.code == .objectNotFound {
             return .invalid
         }
+        await audit.record(.emailVerified, userId: user.objectId)
         return .verified(username: user.fields["username"]?.stringValue ?? "")
     }
 

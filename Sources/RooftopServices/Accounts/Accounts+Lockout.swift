@@ -52,6 +52,7 @@ extension Accounts {
     }
 
     func lock(_ userId: String, now: Double, lockout: AccountsConfiguration.Lockout) async throws {
+        await audit.record(.lockout, userId: userId)
         var write = ObjectWrite()
         write.operations = [(FieldPath(field: .internal(.lockoutExpiresAt)), .set(.number(now + Double(lockout.duration) * 1000)))]
         _ = try await objects.store.write([

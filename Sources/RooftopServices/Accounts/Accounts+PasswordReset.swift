@@ -88,6 +88,7 @@ extension Accounts {
             return .invalid
         }
         await cache.removeUser(user.objectId)
+        await audit.record(.passwordReset, userId: user.objectId)
         return .changed
     }
 

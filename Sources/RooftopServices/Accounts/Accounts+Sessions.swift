@@ -46,11 +46,17 @@ extension Accounts {
         return try Objects.response(to: first)
     }
 
+    /// Deletes audit events past `auditLogRetentionDays` (a batch per call; the hourly cleanup).
+    public func pruneAuditLog() async throws -> Int {
+        try await audit.prune(olderThanDays: config.auditLogRetentionDays)
+    }
+
     /// `DELETE /sessions/:id`: ends one of the caller's sessions at once (the cache forgets it).
     public func deleteSession(_ sessionId: String, principal: Principal) async throws {
         _ = try await ownSession(sessionId, principal: principal)
         _ = try await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
         await cache.removeSessions([sessionId])
+        await audit.record(.sessionRevoked, userId: principal.userId, detail: sessionId)
     }
 
     /// `POST /sessions`: a further session for the signed-in user (server fields are refused).

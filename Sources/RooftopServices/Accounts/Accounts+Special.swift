@@ -9,7 +9,9 @@ extension Accounts {
             throw ParseError(ParseError.Code(162), "userId must not be empty, null, or undefined")
         }
         guard ObjectId.isPlausible(userId), let user = try await user(userId) else { throw ParseError(.objectNotFound, "user not found") }
-        return (user, try await openSession(for: user, action: "login", provider: "masterkey", installationId: installationId))
+        let token = try await openSession(for: user, action: "login", provider: "masterkey", installationId: installationId)
+        await audit.record(.loginAs, userId: user.objectId)
+        return (user, token)
     }
 
     /// `/verifyPassword`: checks credentials like a login but opens no session; the answer has

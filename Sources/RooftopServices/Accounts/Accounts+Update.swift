@@ -60,7 +60,16 @@ extension Accounts {
             className: .user, objectId: userId, at: now, write: write, access: objects.writeAccess(decision, principal),
             grant: SchemaGrant(createClass: false, addFields: true))
         let outcomes = try await writeAccountGroup([update] + operations)
-        if password != nil { await cache.removeUser(userId) }
+        if password != nil {
+            await cache.removeUser(userId)
+            await audit.record(.passwordChanged, userId: userId, detail: principal.isMaster ? "master key" : nil)
+        }
+        if email != nil { await audit.record(.emailChanged, userId: userId) }
+        if case .object(let entries)? = body["authData"] {
+            for (provider, data) in entries.sorted(by: { $0.key < $1.key }) {
+                await audit.record(data == .null ? .providerUnlinked : .providerLinked, userId: userId, detail: provider)
+            }
+        }
         if let verifyToken, let user = try await user(userId) { await sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
         guard let first = outcomes.first else { throw ParseError.internalError }
         var answer = try Objects.response(to: first)

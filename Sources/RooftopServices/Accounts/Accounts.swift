@@ -1,3 +1,4 @@
+import Logging
 public import RooftopCore
 public import RooftopStorage
 
@@ -33,6 +34,10 @@ public struct AccountsConfiguration: Sendable {
     public var revokeSessionOnPasswordReset = true
     /// Account lockout (Parse: `accountLockout`); nil = off, as in Parse.
     public var lockout: Lockout?
+    /// Whether authentication events go to the `_Audit` class.
+    public var auditLog = true
+    /// Days audit events are kept; 0 = forever.
+    public var auditLogRetentionDays = 90
 
     /// After `threshold` failed logins the account refuses logins for `duration` seconds.
     public struct Lockout: Sendable {
@@ -68,6 +73,8 @@ public struct Accounts: Sendable {
     let cache = SessionCache()
     /// Mail settings; nil when no email flow is configured (their routes then answer 1).
     let mail: AccountMail?
+    /// Where authentication events are recorded.
+    public let audit: AuditLog
 
     /// The mail settings, for the hosted pages (app name, languages).
     public var mailSettings: AccountMail? { mail }
@@ -79,6 +86,7 @@ public struct Accounts: Sendable {
         providers: [any AuthProvider] = [], mail: AccountMail? = nil
     ) {
         self.mail = mail
+        self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: Logger(label: "rooftop.audit"), enabled: config.auditLog)
         self.objects = objects
         self.hasher = hasher
         self.tokens = tokens
@@ -181,6 +189,7 @@ public struct Accounts: Sendable {
             return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
+        await audit.record(.signup, userId: user.objectId, detail: identities.first?.provider)
         if let verifyToken { await sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
         if verifyToken != nil && config.preventSignupWithUnverifiedEmail { throw Self.emailNotVerified }
         return SignUpResult(user: user, sessionToken: token, created: true)
@@ -189,6 +198,7 @@ public struct Accounts: Sendable {
     /// A login through `authData` that named an existing user (sign-up answers 200 then).
     func logIn(_ user: StoredObject, provider: String, installationId: String?) async throws -> SignUpResult {
         let token = try await openSession(for: user, action: "login", provider: provider, installationId: installationId)
+        await audit.record(.login, userId: user.objectId, detail: provider)
         return SignUpResult(user: user, sessionToken: token, created: false)
     }
 
@@ -263,12 +273,30 @@ public struct Accounts: Sendable {
     /// an account exists.
     public func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
         let user = try await checkCredentials(params)
-        return (user, try await openSession(for: user, action: "login", provider: "password", installationId: installationId))
+        let token = try await openSession(for: user, action: "login", provider: "password", installationId: installationId)
+        await audit.record(.login, userId: user.objectId, detail: "password")
+        return (user, token)
     }
 
     /// The user these credentials name; the same 101 for every failure, after the same bcrypt
     /// work.
     func checkCredentials(_ params: [String: JSON]) async throws -> StoredObject {
+        do {
+            return try await verifyCredentials(params)
+        } catch let failure as LoginFailure {
+            await audit.record(.loginFailed, userId: failure.userId, reason: failure.reason)
+            throw failure.error
+        }
+    }
+
+    /// A refused login, with what the audit log records about it.
+    struct LoginFailure: Error {
+        var error: ParseError
+        var userId: String?
+        var reason: String
+    }
+
+    func verifyCredentials(_ params: [String: JSON]) async throws -> StoredObject {
         let username = params["username"]
         let email = params["email"]
         guard username != nil || email != nil else { throw ParseError(.usernameMissing, "username/email is required.") }
@@ -287,19 +315,29 @@ public struct Accounts: Sendable {
         if !candidates.isEmpty { found = try await find(.user, .or(candidates), limit: 1).first }
         // With lockout on, every attempt first takes a numbered ticket (an atomic increment); only
         // tickets up to the threshold are verified, so parallel guesses can't exceed it.
-        if let user = found { try await takeLoginTicket(user) }
+        if let user = found {
+            do {
+                try await takeLoginTicket(user)
+            } catch let error as ParseError {
+                throw LoginFailure(error: error, userId: user.objectId, reason: "locked")
+            }
+        }
         let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
         let matches = await hasher.verify(password, hash: hash)
         if let user = found { try await settleLoginTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
-            throw invalid
+            throw LoginFailure(error: invalid, userId: found?.objectId, reason: found == nil ? "unknown user" : "wrong password")
         }
         // Only after the password checked out, so these answers tell nothing to a guesser.
-        try checkPasswordAge(user)
+        do {
+            try checkPasswordAge(user)
+        } catch {
+            throw LoginFailure(error: error, userId: user.objectId, reason: "password expired")
+        }
         if config.verifyUserEmails && config.preventLoginWithUnverifiedEmail && user.fields["emailVerified"] != .bool(true) {
-            throw Self.emailNotVerified
+            throw LoginFailure(error: Self.emailNotVerified, userId: user.objectId, reason: "email not verified")
         }
         return user
     }
@@ -319,8 +357,9 @@ public struct Accounts: Sendable {
 
     /// Ends a session (`POST /logout`).
     public func logOut(token: String) async throws {
-        let (_, sessionId) = try await validate(token)
+        let (userId, sessionId) = try await validate(token)
         await cache.remove(tokens.digest(token))
+        await audit.record(.logout, userId: userId)
         _ = try? await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
     }
 

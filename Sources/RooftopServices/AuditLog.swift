@@ -1,0 +1,92 @@
+public import Logging
+public import RooftopCore
+public import RooftopStorage
+
+/// Who is calling, for the audit log: set once per request by the HTTP layer (a task-local, so
+/// the account use cases don't thread it through every signature).
+public struct ClientInfo: Sendable {
+    /// The client's address.
+    public var ip: String?
+    /// The `User-Agent` header.
+    public var userAgent: String?
+
+    /// Creates a description.
+    public init(ip: String? = nil, userAgent: String? = nil) {
+        self.ip = ip
+        self.userAgent = userAgent
+    }
+
+    /// The current request's client.
+    @TaskLocal public static var current = ClientInfo()
+}
+
+/// Authentication events, appended to the `_Audit` class (master-only to read, never writable
+/// through the API): time, type, user, client address and user agent, and a reason for failures.
+public struct AuditLog: Sendable {
+    /// Event types.
+    public enum Event: String, Sendable, CaseIterable {
+        case signup, login, loginFailed = "login.failed", logout, loginAs = "login.as"
+        case passwordChanged = "password.changed", passwordReset = "password.reset", emailChanged = "email.changed"
+        case emailVerified = "email.verified", sessionRevoked = "session.revoked", lockout
+        case providerLinked = "provider.linked", providerUnlinked = "provider.unlinked"
+    }
+
+    let store: any DataStore
+    let clock: @Sendable () -> ParseDate
+    let logger: Logger
+    /// Whether events are recorded at all.
+    public var enabled: Bool
+
+    /// Creates the log.
+    public init(store: any DataStore, clock: @escaping @Sendable () -> ParseDate, logger: Logger, enabled: Bool = true) {
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        self.enabled = enabled
+    }
+
+    /// Appends one event. A failure to record is logged, never returned: the audit log must not
+    /// turn a working login into an error.
+    public func record(_ event: Event, userId: String?, reason: String? = nil, detail: String? = nil) async {
+        guard enabled else { return }
+        let client = ClientInfo.current
+        var fields: [String: JSON] = ["type": .string(event.rawValue)]
+        fields["userId"] = userId.map(JSON.string)
+        fields["ip"] = client.ip.map(JSON.string)
+        fields["userAgent"] = client.userAgent.map { .string(String($0.prefix(512))) }
+        fields["reason"] = reason.map(JSON.string)
+        fields["detail"] = detail.map(JSON.string)
+        do {
+            var write = try ObjectWrite(body: fields, isCreate: true)
+            write.acl = ACL(readers: [], writers: [])
+            _ = try await store.write([
+                .insert(
+                    className: .audit, objectId: ObjectId.generate(length: 12), at: clock(), write: write,
+                    grant: SchemaGrant(createClass: true, addFields: true))
+            ])
+        } catch {
+            logger.error("audit log write failed", metadata: ["event": "\(event.rawValue)", "error": "\(error)"])
+        }
+    }
+
+    /// Events matching `query` (type, user, time range …), newest first: for `rooftop audit`.
+    public func find(_ query: QueryNode, limit: Int) async throws -> [StoredObject] {
+        var options = FindOptions()
+        options.limit = limit
+        options.order = [SortKey(path: FieldPath(field: .createdAt), descending: true)]
+        return try await store.find(FindRequest(className: .audit, query: query, options: options, scope: AccessScope(classes: [.audit: .master])))
+    }
+
+    /// Deletes events older than `days` days, a bounded batch at a time; how many went.
+    public func prune(olderThanDays days: Int) async throws -> Int {
+        guard days > 0 else { return 0 }
+        let cutoff = ParseDate(millisecondsSince1970: clock().millisecondsSince1970 - Int64(days) * 86_400_000)
+        var options = FindOptions()
+        options.limit = 10_000
+        let old = QueryNode.field(FieldPath(field: .createdAt), .compare(.lt, ["__type": "Date", "iso": .string(cutoff.iso)]))
+        let rows = try await store.find(FindRequest(className: .audit, query: old, options: options, scope: AccessScope(classes: [.audit: .master])))
+        guard !rows.isEmpty else { return 0 }
+        _ = try await store.write(rows.map { .delete(className: .audit, objectId: $0.objectId, access: .master) })
+        return rows.count
+    }
+}
