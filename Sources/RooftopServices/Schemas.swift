@@ -19,6 +19,7 @@ public struct Schemas: Sendable {
 
     /// Creates a class; 103 if it exists already.
     public func create(_ className: ClassName, body: [String: JSON]) async throws -> ClassSchema {
+        try Objects.refuseAuditWrites(className)
         let patch = try SchemaPatch(body: body, className: className)
         guard patch.deleteFields.isEmpty, patch.deleteIndexes.isEmpty else {
             throw ParseError(.invalidSchemaOperation, "Cannot delete fields or indexes of a class being created.")
@@ -31,6 +32,8 @@ public struct Schemas: Sendable {
 
     /// Adds or deletes fields and indexes and replaces CLPs; 103 if the class does not exist.
     public func update(_ className: ClassName, body: [String: JSON]) async throws -> ClassSchema {
+        // Deleting a field of the audit log would erase part of every event.
+        try Objects.refuseAuditWrites(className)
         let patch = try SchemaPatch(body: body, className: className)
         return try await store.alterSchema(className) { current in
             guard let current else { throw Self.missing(className) }
@@ -40,6 +43,7 @@ public struct Schemas: Sendable {
 
     /// Deletes an empty class (255 when objects remain); deleting a missing class succeeds, as in Parse.
     public func delete(_ className: ClassName) async throws {
+        try Objects.refuseAuditWrites(className)
         guard try await store.schema(className) != nil else { return }
         do {
             try await store.deleteClass(className)

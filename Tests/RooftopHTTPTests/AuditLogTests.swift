@@ -59,6 +59,11 @@ import Testing
             let someEvent = try #require(first["objectId"]?.stringValue)
             #expect(try await call(client, .delete, "/parse/classes/_Audit/\(someEvent)", master: true).json["code"] == 119)
             #expect(try await call(client, .put, "/parse/classes/_Audit/\(someEvent)", body: #"{"type":"x"}"#, master: true).json["code"] == 119)
+            // Nor through /schemas: no field of it can be dropped, the class can't be deleted.
+            let dropField = #"{"fields":{"ip":{"__op":"Delete"}}}"#
+            #expect(try await call(client, .put, "/parse/schemas/_Audit", body: dropField, master: true).json["code"] == 119)
+            #expect(try await call(client, .delete, "/parse/schemas/_Audit", master: true).json["code"] == 119)
+            #expect(try await events(client).count == all.count)
         }
     }
 
