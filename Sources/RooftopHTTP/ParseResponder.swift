@@ -35,7 +35,7 @@ public struct ParseResponder: HTTPResponder {
         let start = ContinuousClock.now
         var response: Response
         do {
-            let forwardedFor = HTTPField.Name("X-Forwarded-For").flatMap { request.headers[$0] }
+            let forwardedFor = Self.forwardedFor.flatMap { request.headers[$0] }
             let client = ClientInfo(
                 ip: Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies),
                 userAgent: request.headers[.userAgent])
@@ -112,6 +112,9 @@ public struct ParseResponder: HTTPResponder {
         }
         return response
     }
+
+    /// Built once: a header name is validated when it is made.
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")
 
     /// The socket's address, or — only when that is a trusted proxy — the right-most address in
     /// `X-Forwarded-For` that is not a trusted proxy itself.

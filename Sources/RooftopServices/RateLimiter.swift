@@ -1,3 +1,4 @@
+import Foundation
 public import RooftopCore
 public import RooftopStorage
 
@@ -148,34 +149,8 @@ public struct RateLimiter: Sendable {
 
     /// Lowercased, percent-decoded, single slashes, no trailing slash, leading slash.
     public static func normalize(_ path: String) -> String {
-        let decoded = path.removingPercentEncodingSafely
+        let decoded = path.removingPercentEncoding ?? path
         let segments = decoded.lowercased().split(separator: "/", omittingEmptySubsequences: true)
         return "/" + segments.joined(separator: "/")
-    }
-}
-
-extension String {
-    /// Percent-decoded; unchanged when malformed.
-    fileprivate var removingPercentEncodingSafely: String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(self.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) {
-                bytes.append(high << 4 | low)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -32,21 +32,21 @@ extension Accounts {
         var operations: [WriteOperation] = []
         var newToken: String?
         let now = objects.clock()
+        // The stored user, read once, when a password or email change needs it.
+        var current: StoredObject?
         if password != nil || email != nil {
+            current = try await user(userId)
             // A pending reset link dies when the password or the address it was sent to changes.
             write.operations += [(FieldPath(field: .internal(.resetToken)), .delete), (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete)]
         }
         var verifyToken: String?
-        if let email, verifiesEmail(identities: []),
-            try await user(userId)?.fields["email"]?.stringValue.map(AccountKey.normalize) != AccountKey.normalize(email)
-        {
+        if let email, verifiesEmail(identities: []), current?.fields["email"]?.stringValue.map(AccountKey.normalize) != AccountKey.normalize(email) {
             // A new address is unverified again, and the old address's link dies with its token.
             let (verification, token) = try verificationOperations(now: now)
             write.operations += verification
             verifyToken = token
         }
         if let password {
-            let current = try await user(userId)
             if let problem = try await passwordProblem(password, for: current, username: username) { throw problem.error }
             write.operations += try passwordOperations(hash: try await hasher.hash(password), replacing: current, now: now)
             operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
