@@ -32,6 +32,8 @@ public struct HTTPConfiguration: Sendable {
     /// Proxies whose `X-Forwarded-For` is believed: the client is the right-most address in it
     /// that is not one of these. From anyone else the header is ignored (it is trivially forged).
     public var trustedProxies: [String] = []
+    /// The hosted pages' layout, style sheet and words.
+    public var pages: PageTemplates = .builtIn
 
     /// Creates a configuration.
     public init(appId: String, masterKey: String) {

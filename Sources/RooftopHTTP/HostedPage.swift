@@ -7,7 +7,7 @@ import RooftopMail
 /// every value HTML-escaped and headers that keep it out of frames, caches and referrers.
 struct HostedPage {
     /// Which page.
-    enum Kind: Sendable {
+    enum Kind: String, Sendable, CaseIterable {
         case emailVerified, verificationLinkInvalid, verificationLinkExpired, verificationLinkSent, notFound
         case choosePassword, passwordChanged, resetLinkInvalid
     }
@@ -27,10 +27,9 @@ struct HostedPage {
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    /// The HTML response.
-    func response(stylesheet: String) -> Response {
-        let texts = HostedPageTemplates.texts[language] ?? HostedPageTemplates.texts["en"] ?? [:]
-        let text = texts[kind] ?? HostedPageTemplates.Text(title: "", message: "")
+    /// The HTML response, from `templates`, linking the style sheet at `stylesheet`.
+    func response(_ templates: PageTemplates, stylesheet: String) -> Response {
+        let text = templates.text(kind, language: language)
         let escaped = values.mapValues(MailTemplates.escapeHTML).merging(["appName": MailTemplates.escapeHTML(appName)]) { $1 }
         var content = "<p>" + Self.fill(text.message, escaped) + "</p>"
         if let form, let button = text.button {
@@ -48,10 +47,11 @@ struct HostedPage {
             content += "<button type=\"submit\">\(MailTemplates.escapeHTML(button))</button></form>"
         }
         let html = Self.fill(
-            HostedPageTemplates.layout,
+            templates.layout,
             [
                 "lang": language, "title": MailTemplates.escapeHTML(text.title), "appName": escaped["appName"] ?? "",
                 "stylesheet": MailTemplates.escapeHTML(stylesheet), "content": content,
+                "assets": MailTemplates.escapeHTML(String(stylesheet.dropLast("rooftop.css".count))),
             ])
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"

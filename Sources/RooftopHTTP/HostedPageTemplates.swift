@@ -3,29 +3,44 @@ import RooftopServices
 
 /// The hosted pages' texts in English and Japanese, and their shared layout and style sheet.
 enum HostedPageTemplates {
-    /// A password problem in the page's language.
-    static func describe(_ problem: PasswordPolicy.Problem, language: String) -> String {
-        switch (problem, language) {
-        case (.missing, "ja"): "パスワードを入力してください。"
-        case (.tooShort(let minimum), "ja"): "パスワードは\(minimum)文字以上にしてください。"
-        case (.tooLong(let maximum), "ja"): "パスワードは\(maximum)文字以内にしてください。"
-        case (.invalidCharacter, "ja"): "パスワードに使用できない文字が含まれています。"
-        case (.containsUsername, "ja"): "パスワードにユーザー名を含めることはできません。"
-        case (.common, "ja"): "よく使われているパスワードです。推測されにくいものを選んでください。"
-        case (.reused(let count), "ja"): "直近\(count)回に使ったパスワードは使えません。"
-        case (.missing, _): "Please enter a password."
-        default: problem.error.message
+    /// The password-policy messages by name, and the placeholders each takes.
+    static let errors: [String: [String: String]] = [
+        "en": [
+            "passwordMissing": "Please enter a password.", "passwordTooShort": "Password must be at least {{minimum}} characters long.",
+            "passwordTooLong": "Password must be at most {{maximum}} characters long.",
+            "passwordInvalidCharacter": "Password must not contain NUL characters.",
+            "passwordContainsUsername": "Password cannot contain your username.",
+            "passwordCommon": "This password is too common: choose one that is harder to guess.",
+            "passwordReused": "New password should not be the same as last {{count}} passwords.",
+        ],
+        "ja": [
+            "passwordMissing": "パスワードを入力してください。", "passwordTooShort": "パスワードは{{minimum}}文字以上にしてください。",
+            "passwordTooLong": "パスワードは{{maximum}}文字以内にしてください。", "passwordInvalidCharacter": "パスワードに使用できない文字が含まれています。",
+            "passwordContainsUsername": "パスワードにユーザー名を含めることはできません。",
+            "passwordCommon": "よく使われているパスワードです。推測されにくいものを選んでください。",
+            "passwordReused": "直近{{count}}回に使ったパスワードは使えません。",
+        ],
+    ]
+
+    /// Every error name `pages.json` may override.
+    static let errorNames: Set<String> = Set(errors["en"]?.keys.map { $0 } ?? [])
+
+    /// The error name of `problem` and its values; no name for the operator's own pattern message.
+    static func errorKey(_ problem: PasswordPolicy.Problem) -> (String?, [String: String]) {
+        switch problem {
+        case .missing: ("passwordMissing", [:])
+        case .tooShort(let minimum): ("passwordTooShort", ["minimum": String(minimum)])
+        case .tooLong(let maximum): ("passwordTooLong", ["maximum": String(maximum)])
+        case .invalidCharacter: ("passwordInvalidCharacter", [:])
+        case .containsUsername: ("passwordContainsUsername", [:])
+        case .common: ("passwordCommon", [:])
+        case .reused(let count): ("passwordReused", ["count": String(count)])
+        case .pattern: (nil, [:])
         }
     }
 
-    /// A page's words: title, message, and an optional button label.
-    struct Text {
-        var title: String
-        var message: String
-        var button: String? = nil
-        /// The label of the password field, on forms that have one.
-        var field: String? = nil
-    }
+    /// The built-in pages' words.
+    typealias Text = PageTemplates.Text
 
     static let texts: [String: [HostedPage.Kind: Text]] = [
         "en": [

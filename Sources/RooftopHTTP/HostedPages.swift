@@ -13,6 +13,7 @@ import RooftopStorage
 struct HostedPages {
     let accounts: Accounts
     let appId: String
+    let templates: PageTemplates
 
     /// Answers `request`, whose path below the mount path is `segments` (`apps/…`).
     func respond(_ request: Request, segments: [String]) async throws -> Response {
@@ -20,7 +21,13 @@ struct HostedPages {
             var headers = HTTPFields()
             headers[.contentType] = "text/css; charset=utf-8"
             HostedPage.addSecurityHeaders(&headers)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: HostedPageTemplates.stylesheet)))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: templates.stylesheet)))
+        }
+        if segments.count == 2, request.method == .get, let asset = templates.assets[segments[1]] {
+            var headers = HTTPFields()
+            headers[.contentType] = asset.type
+            HostedPage.addSecurityHeaders(&headers)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
         }
         let language = (accounts.mailSettings?.locale ?? .init()).choose(userLocale: nil, acceptLanguage: request.headers[.acceptLanguage])
         let appName = accounts.mailSettings?.appName ?? ""
@@ -28,7 +35,7 @@ struct HostedPages {
             HostedPage(kind: kind, language: language, appName: appName, status: status)
         }
         guard accounts.mailSettings != nil, segments.count == 3, segments[1] == appId else {
-            return page(.notFound, status: .notFound).response(stylesheet: stylesheet(segments))
+            return page(.notFound, status: .notFound).response(templates, stylesheet: stylesheet(segments))
         }
         let query = Self.form(request.uri.query ?? "")
         switch (request.method, segments[2]) {
@@ -38,30 +45,30 @@ struct HostedPages {
             case .verified(let username):
                 var result = page(.emailVerified)
                 result.values["username"] = username
-                return result.response(stylesheet: stylesheet(segments))
+                return result.response(templates, stylesheet: stylesheet(segments))
             case .expired:
                 var result = page(.verificationLinkExpired)
                 result.form = ("resend_verification_email", ["token": token])
-                return result.response(stylesheet: stylesheet(segments))
+                return result.response(templates, stylesheet: stylesheet(segments))
             case .invalid:
-                return page(.verificationLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
+                return page(.verificationLinkInvalid, status: .badRequest).response(templates, stylesheet: stylesheet(segments))
             }
         case (.post, "resend_verification_email"):
             let form = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
             let sent = try await accounts.resendVerification(token: form["token"] ?? "", acceptLanguage: request.headers[.acceptLanguage])
             return sent
-                ? page(.verificationLinkSent).response(stylesheet: stylesheet(segments))
-                : page(.verificationLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
+                ? page(.verificationLinkSent).response(templates, stylesheet: stylesheet(segments))
+                : page(.verificationLinkInvalid, status: .badRequest).response(templates, stylesheet: stylesheet(segments))
         case (.get, "request_password_reset"):
             // Showing the form never consumes the token: a mail scanner's GET changes nothing.
             let token = query["token"] ?? ""
             guard let user = try await accounts.passwordResetUser(token: token) else {
-                return page(.resetLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
+                return page(.resetLinkInvalid, status: .badRequest).response(templates, stylesheet: stylesheet(segments))
             }
             var form = page(.choosePassword)
             form.values["username"] = user.fields["username"]?.stringValue ?? ""
             form.form = ("request_password_reset", ["token": token])
-            return form.response(stylesheet: stylesheet(segments))
+            return form.response(templates, stylesheet: stylesheet(segments))
         case (.post, "request_password_reset"):
             let fields = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
             let token = fields["token"] ?? ""
@@ -69,18 +76,18 @@ struct HostedPages {
             if let xhr = HTTPField.Name("X-Requested-With"), request.headers[xhr] == "XMLHttpRequest" { return Self.xhrAnswer(outcome) }
             switch outcome {
             case .changed:
-                return page(.passwordChanged).response(stylesheet: stylesheet(segments))
+                return page(.passwordChanged).response(templates, stylesheet: stylesheet(segments))
             case .rejected(let problem):
                 var form = page(.choosePassword, status: .badRequest)
                 form.values["username"] = (try await accounts.passwordResetUser(token: token))?.fields["username"]?.stringValue ?? ""
                 form.form = ("request_password_reset", ["token": token])
-                form.fieldError = HostedPageTemplates.describe(problem, language: language)
-                return form.response(stylesheet: stylesheet(segments))
+                form.fieldError = templates.describe(problem, language: language)
+                return form.response(templates, stylesheet: stylesheet(segments))
             case .invalid:
-                return page(.resetLinkInvalid, status: .badRequest).response(stylesheet: stylesheet(segments))
+                return page(.resetLinkInvalid, status: .badRequest).response(templates, stylesheet: stylesheet(segments))
             }
         default:
-            return page(.notFound, status: .notFound).response(stylesheet: stylesheet(segments))
+            return page(.notFound, status: .notFound).response(templates, stylesheet: stylesheet(segments))
         }
     }
 

@@ -77,7 +77,7 @@ public struct ParseResponder: HTTPResponder {
             if request.method == .post {
                 try await routes.limiter.check(RateLimiter.Request(method: "POST", path: "/" + segments.joined(separator: "/"), clientIP: clientIP))
             }
-            return try await HostedPages(accounts: routes.accounts, appId: config.appId).respond(request, segments: segments)
+            return try await HostedPages(accounts: routes.accounts, appId: config.appId, templates: config.pages).respond(request, segments: segments)
         }
         var body = try await readBody(request)
         var method = request.method.rawValue

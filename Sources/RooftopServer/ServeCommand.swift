@@ -31,10 +31,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("cannot open the database in \(configuration.dataDir): \(error)")
         }
-        let http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
+        var http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
         let mail: AccountMail?
         do {
-            mail = try configuration.accountMail(appId: keys.appId, logger: logger)
+            http.pages = try configuration.pageTemplates()
+            mail = try configuration.accountMail(appId: keys.appId, pages: http.pages, logger: logger)
         } catch {
             throw ValidationError("\(error)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RooftopCore
+import RooftopHTTP
 import RooftopMail
 import RooftopServices
 
@@ -84,7 +85,7 @@ extension ServerConfiguration {
     /// without a usable `publicServerURL`, or with broken templates.
     /// Password reset works whenever a link base exists (always in development); without one,
     /// `/requestPasswordReset` answers 1 as Parse does.
-    func accountMail(appId: String, logger: Logger) throws -> AccountMail? {
+    func accountMail(appId: String, pages: PageTemplates = .builtIn, logger: Logger) throws -> AccountMail? {
         guard let url = effectivePublicServerURL else {
             if verifyUserEmails { throw ConfigError("verifyUserEmails needs publicServerURL (the https URL clients and emailed links use)") }
             return nil
@@ -108,7 +109,18 @@ extension ServerConfiguration {
         let name = appName ?? appId
         return AccountMail(
             queue: MailQueue(transport: transport, logger: logger), templates: templates,
-            locale: MailLocale(available: templates.languages, fallback: mail.defaultLocale), from: mail.from ?? "\(name) <no-reply@localhost>",
+            locale: MailLocale(available: templates.languages.union(pages.languages), fallback: mail.defaultLocale),
+            from: mail.from ?? "\(name) <no-reply@localhost>",
             appName: name, publicServerURL: url, appId: appId)
+    }
+
+    /// The hosted pages from `mail.templatesDir` (built in when unset); throws on a file the
+    /// pages cannot use.
+    func pageTemplates() throws -> PageTemplates {
+        do {
+            return try PageTemplates(directory: mail.templatesDir)
+        } catch {
+            throw ConfigError("mail.templatesDir: \(error)")
+        }
     }
 }

@@ -252,4 +252,32 @@ import Testing
             lines.count == 3 && lines.allSatisfy { $0.contains("login.failed") && $0.contains("ip=127.0.0.1") && $0.contains("reason=unknown user") })
         #expect(try runCommand(binary, ["audit", "--data-dir", dir.path, "--type", "bogus"]).0 != 0)
     }
+
+    /// `mail.templatesDir` reaches the hosted pages of the real binary: a language only the pages
+    /// have is chosen; a broken file stops `serve` with a message naming it.
+    @Test func operatorPageTemplates() async throws {
+        let dir = try temporaryDirectory("pages")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let templates = dir.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates.appendingPathComponent("fr"), withIntermediateDirectories: true)
+        try #"{"notFound": {"title": "Page introuvable", "message": "Rien ici."}}"#.write(
+            to: templates.appendingPathComponent("fr/pages.json"), atomically: true, encoding: .utf8)
+        let environment = ["ROOFTOP_MAIL": #"{"templatesDir":"\#(templates.path)"}"#]
+        let (process, port) = try await launch(in: dir, environment: environment)
+        defer { if process.isRunning { process.terminate() } }
+        let connection = try Connection(port: port)
+        connection.send("GET /parse/apps/proc-app/nothing HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: fr\r\nConnection: close\r\n\r\n")
+        let answer = connection.receiveAll()
+        #expect(answer.hasPrefix("HTTP/1.1 404") && answer.contains("<h1>Page introuvable</h1>"), "\(answer)")
+        try await stop(process)
+
+        try #"{"notFound": {"titre": "Page introuvable"}}"#.write(
+            to: templates.appendingPathComponent("fr/pages.json"), atomically: true, encoding: .utf8)
+        let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
+        let (status, output) = try runCommand(
+            binary, ["serve", "--port", String(try Loopback.freePort()), "--data-dir", dir.path],
+            environment: environment.merging(["ROOFTOP_APP_ID": "proc-app", "ROOFTOP_MASTER_KEY": "proc-master"]) { $1 })
+        #expect(status != 0)
+        #expect(output.contains("fr/pages.json: unknown keys [\"titre\"]"), "\(output)")
+    }
 }
