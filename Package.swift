@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "rooftop", targets: ["RooftopServer"]),
+        .library(name: "Rooftop", targets: ["Rooftop"]),
         .library(name: "RooftopCore", targets: ["RooftopCore"]),
         .library(name: "RooftopStorage", targets: ["RooftopStorage"]),
         .library(name: "RooftopSQLite", targets: ["RooftopSQLite"]),
@@ -35,6 +36,8 @@ let package = Package(
     targets: [
         .target(name: "RooftopCore", swiftSettings: upcoming),
         .target(name: "RooftopStorage", dependencies: ["RooftopCore"], swiftSettings: upcoming),
+        // The Swift SDK: Foundation (URLSession) and the shared JSON and error types only.
+        .target(name: "Rooftop", dependencies: ["RooftopCore"], swiftSettings: upcoming),
         .target(
             name: "RooftopSQLite",
             dependencies: ["RooftopStorage", .product(name: "GRDB", package: "GRDB.swift")],
@@ -82,6 +85,14 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .target(name: "RooftopTesting", dependencies: ["RooftopServices", "RooftopStorage"], swiftSettings: upcoming),
+        .testTarget(
+            name: "RooftopSDKTests",
+            dependencies: [
+                "Rooftop", "RooftopHTTP", "RooftopSQLite", "RooftopTesting", "RooftopAuth", "RooftopMail",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: upcoming
+        ),
         .testTarget(name: "RooftopCoreTests", dependencies: ["RooftopCore"], swiftSettings: upcoming),
         .testTarget(name: "RooftopAuthTests", dependencies: ["RooftopAuth"], swiftSettings: upcoming),
         .testTarget(name: "RooftopMailTests", dependencies: ["RooftopMail", "RooftopTesting"], swiftSettings: upcoming),

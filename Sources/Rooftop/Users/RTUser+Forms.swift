@@ -1,0 +1,79 @@
+import Foundation
+
+/// The completion-handler and blocking forms of `RTUser`'s calls.
+extension RTUser {
+    /// `signUp()`, blocking the calling thread.
+    @available(*, noasync, message: "use the async signUp()")
+    public func signUp() throws { try Callback.wait { try await self.signUp() } }
+
+    /// `signUp()` in the background; `block` gets whether it succeeded.
+    public func signUpInBackground(block: (@Sendable (Bool, NSError?) -> Void)? = nil) {
+        Callback.deliverSuccess(block) { try await self.signUp() }
+    }
+
+    /// Signs up with `password` (seed 002's form); `block` gets the user.
+    public func signUpInBackground(withPassword password: String, block: (@Sendable (RTUser?, NSError?) -> Void)? = nil) {
+        self.password = password
+        Callback.deliver(block) {
+            try await self.signUp()
+            return self
+        }
+    }
+
+    /// `logIn(username:password:)`, blocking.
+    @available(*, noasync, message: "use the async logIn(username:password:)")
+    @discardableResult
+    public static func logInWithUsername(_ username: String, password: String) throws -> RTUser {
+        try Callback.wait { try await logIn(username: username, password: password) }
+    }
+
+    /// `logIn(username:password:)` in the background.
+    public static func logInWithUsernameInBackground(_ username: String, password: String, block: (@Sendable (RTUser?, NSError?) -> Void)? = nil) {
+        Callback.deliver(block) { try await logIn(username: username, password: password) }
+    }
+
+    /// `logIn(username:email:password:)` in the background (seed 002).
+    public static func logInInBackground(
+        username: String?, email: String?, password: String, block: (@Sendable (RTUser?, NSError?) -> Void)? = nil
+    ) {
+        Callback.deliver(block) { try await logIn(username: username, email: email, password: password) }
+    }
+
+    /// `logOut()` in the background; `block` gets nil or the error.
+    public static func logOutInBackground(block: (@Sendable (NSError?) -> Void)? = nil) {
+        Callback.deliverError(block) { try await logOut() }
+    }
+
+    /// This user's `logOut()` with a completion handler (seed 004).
+    public func logOut(_ block: @escaping @Sendable (NSError?) -> Void) {
+        Callback.deliverError(block) { try await self.logOut() }
+    }
+
+    /// `become(_:)`, blocking.
+    @available(*, noasync, message: "use the async become(_:)")
+    @discardableResult
+    public static func become(_ sessionToken: String) throws -> RTUser { try Callback.wait { try await become(sessionToken) } }
+
+    /// `become(_:)` in the background.
+    public static func becomeInBackground(_ sessionToken: String, _ block: (@Sendable (RTUser?, NSError?) -> Void)? = nil) {
+        Callback.deliver(block) { try await become(sessionToken) }
+    }
+
+    /// `requestPasswordResetForEmail(_:)`, blocking.
+    @available(*, noasync, message: "use the async requestPasswordResetForEmail(_:)")
+    public static func requestPasswordResetForEmail(_ email: String) throws { try Callback.wait { try await requestPasswordResetForEmail(email) } }
+
+    /// `requestPasswordResetForEmail(_:)` in the background.
+    public static func requestPasswordResetForEmailInBackground(_ email: String, block: (@Sendable (Bool, NSError?) -> Void)? = nil) {
+        Callback.deliverSuccess(block) { try await requestPasswordResetForEmail(email) }
+    }
+
+    /// `requestEmailVerification(_:)` in the background.
+    public static func requestEmailVerificationInBackground(_ email: String, block: (@Sendable (Bool, NSError?) -> Void)? = nil) {
+        Callback.deliverSuccess(block) { try await requestEmailVerification(email) }
+    }
+
+    /// `getUserObject(withId:)`, blocking.
+    @available(*, noasync, message: "use the async getUserObject(withId:)")
+    public static func getUserObject(withId objectId: String) throws -> RTUser { try Callback.wait { try await getUserObject(withId: objectId) } }
+}
