@@ -36,7 +36,7 @@ extension SDKTests {
                         try userAgain.save()
                         return (userAgain.username, nil)
                     } catch let error as RTError {
-                        return (try RTUser.getUserObject(withId: user.objectId ?? "").username, error.code.rawValue)
+                        return (try RTUser.query().getObjectWithId(user.objectId ?? "").username, error.code.rawValue)
                     }
                 }
                 #expect(outcome.0 == "my_new_username")

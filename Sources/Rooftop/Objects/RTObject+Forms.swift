@@ -20,33 +20,15 @@ extension RTObject {
         Callback.deliverSuccess(block) { try await self.delete() }
     }
 
-    /// `fetch()`, blocking.
-    @available(*, noasync, message: "use the async fetch()")
-    @discardableResult
-    public func fetch() throws -> Self { try Callback.wait { try await self.fetch() } }
-
-    /// `fetchIfNeeded()`, blocking.
-    @available(*, noasync, message: "use the async fetchIfNeeded()")
-    @discardableResult
-    public func fetchIfNeeded() throws -> Self { try Callback.wait { try await self.fetchIfNeeded() } }
-
     /// `fetch()` in the background.
     public func fetchInBackground(block: (@Sendable (RTObject?, NSError?) -> Void)? = nil) {
         Callback.deliver(block) { try await self.fetch() as RTObject }
     }
 
-    /// `refresh()`, blocking.
-    @available(*, noasync, message: "use the async refresh()")
-    public func refresh() throws { try Callback.wait { try await self.refresh() } }
-
     /// `refresh()` in the background.
     public func refreshInBackground(block: (@Sendable (RTObject?, NSError?) -> Void)? = nil) {
         Callback.deliver(block) { try await self.fetch() as RTObject }
     }
-
-    /// `saveAll(_:)`, blocking.
-    @available(*, noasync, message: "use the async saveAll(_:)")
-    public static func saveAll(_ objects: [RTObject]) throws { try Callback.wait { try await saveAll(objects) } }
 
     /// `saveAll(_:)` in the background.
     public static func saveAllInBackground(_ objects: [RTObject], block: (@Sendable (Bool, NSError?) -> Void)? = nil) {

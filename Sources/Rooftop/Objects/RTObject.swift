@@ -42,6 +42,9 @@ open class RTObject: @unchecked Sendable, CustomStringConvertible {
         hasData = false
     }
 
+    /// The object stands for a server object whose fields are not loaded.
+    func markWithoutData() { lock.withLock { hasData = false } }
+
     /// The right Swift class for `className`, bound to `user`.
     static func make(className: String, user: RTUser?) -> RTObject {
         let object: RTObject =

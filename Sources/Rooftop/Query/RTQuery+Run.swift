@@ -70,14 +70,6 @@ extension RTQuery {
     @available(*, noasync, message: "use the async getObject(withId:)")
     public func getObjectWithId(_ objectId: String) throws -> T { try Callback.wait { try await self.getObject(withId: objectId) } }
 
-    /// `getFirstObject()`, blocking.
-    @available(*, noasync, message: "use the async getFirstObject()")
-    public func getFirstObject() throws -> T { try Callback.wait { try await self.getFirstObject() } }
-
-    /// `countObjects()`, blocking.
-    @available(*, noasync, message: "use the async countObjects()")
-    public func countObjects() throws -> Int { try Callback.wait { try await self.countObjects() } }
-
     /// `findObjects()` with a completion handler.
     public func findObjectsInBackground(block: (@Sendable ([T]?, NSError?) -> Void)? = nil) {
         Callback.deliver(block) { try await self.findObjects() }

@@ -13,9 +13,11 @@ struct APIRequest: Sendable {
     var query: [(String, String)] = []
     var body: JSON? = nil
     var sessionToken: String? = nil
+    /// Safe to send again although it is not a read (a logout: revoking twice changes nothing).
+    var repeatable = false
 
     /// Reads are safe to repeat after a network failure; writes are not (a create could land twice).
-    var isIdempotent: Bool { method == "GET" || (method == "POST" && body?["_method"] == "GET") }
+    var isIdempotent: Bool { repeatable || method == "GET" || (method == "POST" && body?["_method"] == "GET") }
 }
 
 /// Sends requests to the server with the Parse headers, decodes answers, maps errors.

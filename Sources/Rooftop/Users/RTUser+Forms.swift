@@ -49,19 +49,10 @@ extension RTUser {
         Callback.deliverError(block) { try await self.logOut() }
     }
 
-    /// `become(_:)`, blocking.
-    @available(*, noasync, message: "use the async become(_:)")
-    @discardableResult
-    public static func become(_ sessionToken: String) throws -> RTUser { try Callback.wait { try await become(sessionToken) } }
-
     /// `become(_:)` in the background.
     public static func becomeInBackground(_ sessionToken: String, _ block: (@Sendable (RTUser?, NSError?) -> Void)? = nil) {
         Callback.deliver(block) { try await become(sessionToken) }
     }
-
-    /// `requestPasswordResetForEmail(_:)`, blocking.
-    @available(*, noasync, message: "use the async requestPasswordResetForEmail(_:)")
-    public static func requestPasswordResetForEmail(_ email: String) throws { try Callback.wait { try await requestPasswordResetForEmail(email) } }
 
     /// `requestPasswordResetForEmail(_:)` in the background.
     public static func requestPasswordResetForEmailInBackground(_ email: String, block: (@Sendable (Bool, NSError?) -> Void)? = nil) {
@@ -73,7 +64,4 @@ extension RTUser {
         Callback.deliverSuccess(block) { try await requestEmailVerification(email) }
     }
 
-    /// `getUserObject(withId:)`, blocking.
-    @available(*, noasync, message: "use the async getUserObject(withId:)")
-    public static func getUserObject(withId objectId: String) throws -> RTUser { try Callback.wait { try await getUserObject(withId: objectId) } }
 }

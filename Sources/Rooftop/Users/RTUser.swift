@@ -17,6 +17,13 @@ open class RTUser: RTObject, @unchecked Sendable {
     /// A new user, to be signed up.
     public init() { super.init(className: "_User") }
 
+    /// A reference to the existing user with `objectId`, without its data.
+    public convenience init(withoutDataWithObjectId objectId: String) {
+        self.init()
+        self.objectId = objectId
+        markWithoutData()
+    }
+
     /// A new user (the seeds' spelling).
     open class func user() -> RTUser { RTUser() }
 

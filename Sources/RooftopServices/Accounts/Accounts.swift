@@ -358,9 +358,11 @@ public struct Accounts: Sendable {
     /// Ends a session (`POST /logout`).
     public func logOut(token: String) async throws {
         let (userId, sessionId) = try await validate(token)
+        // Delete first, then drop the cache entry: a validation that read the session before the
+        // delete cannot cache it afterwards (the removal bumps the cache's generation).
+        _ = try? await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
         await cache.remove(tokens.digest(token))
         await audit.record(.logout, userId: userId)
-        _ = try? await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
     }
 
     static let invalidToken = ParseError(.invalidSessionToken, "Invalid session token")
@@ -377,7 +379,8 @@ public struct Accounts: Sendable {
     /// (userId, sessionId) of a live session.
     func validate(_ token: String) async throws -> (String, String) {
         let digest = tokens.digest(token)
-        if let hit = await cache.get(digest) { return (hit.userId, hit.sessionId) }
+        let (hit, generation) = await cache.lookup(digest)
+        if let hit { return (hit.userId, hit.sessionId) }
         let query = QueryNode.field(FieldPath(field: .internal(.sessionToken)), .equals(.string(digest)))
         guard let session = try await find(.session, query, limit: 1).first,
             let userId = session.fields["user"]?["objectId"]?.stringValue,
@@ -400,7 +403,7 @@ public struct Accounts: Sendable {
             ])
             remaining = length
         }
-        await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining))
+        await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining), readAt: generation)
         return (userId, session.objectId)
     }
 

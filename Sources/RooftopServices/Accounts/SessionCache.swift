@@ -10,6 +10,10 @@ actor SessionCache {
     }
 
     private var entries: [String: Entry] = [:]
+    /// Bumped by every removal. A reader takes it before reading the database and may store
+    /// what it read only if no removal happened meanwhile: a logout racing a validation must
+    /// not leave the revoked session cached.
+    private var generation = 0
     let ttl: Duration
     let capacity: Int
 
@@ -17,6 +21,9 @@ actor SessionCache {
         self.ttl = ttl
         self.capacity = capacity
     }
+
+    /// The cached entry, or nil and the generation to pass to `put`.
+    func lookup(_ digest: String) -> (Entry?, generation: Int) { (get(digest), generation) }
 
     func get(_ digest: String) -> Entry? {
         guard let entry = entries[digest] else { return nil }
@@ -27,18 +34,26 @@ actor SessionCache {
         return entry
     }
 
-    func put(_ digest: String, userId: String, sessionId: String, expiresIn: Duration) {
+    func put(_ digest: String, userId: String, sessionId: String, expiresIn: Duration, readAt: Int? = nil) {
+        if let readAt, readAt != generation { return }
         if entries.count >= capacity { entries.removeAll() }
         entries[digest] = Entry(userId: userId, sessionId: sessionId, until: .now + min(ttl, expiresIn))
     }
 
-    func remove(_ digest: String) { entries[digest] = nil }
+    func remove(_ digest: String) {
+        generation += 1
+        entries[digest] = nil
+    }
 
-    func removeUser(_ userId: String) { entries = entries.filter { $0.value.userId != userId } }
+    func removeUser(_ userId: String) {
+        generation += 1
+        entries = entries.filter { $0.value.userId != userId }
+    }
 
     /// One pass over the cache, however many sessions end together.
     func removeSessions(_ sessionIds: Set<String>) {
         guard !sessionIds.isEmpty else { return }
+        generation += 1
         entries = entries.filter { !sessionIds.contains($0.value.sessionId) }
     }
 }

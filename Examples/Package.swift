@@ -1,0 +1,16 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Command-line examples of the Rooftop SDK, run against a `rooftop serve`:
+//   swift run TodoTutorial --server http://127.0.0.1:1337/parse --app-id <appId>
+//   swift run ProfileCompletion --server http://127.0.0.1:1337/parse --app-id <appId>
+let package = Package(
+    name: "RooftopExamples",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    dependencies: [.package(name: "rooftop", path: "..")],
+    targets: [
+        .executableTarget(name: "TodoTutorial", dependencies: [.product(name: "Rooftop", package: "rooftop")]),
+        .executableTarget(name: "ProfileCompletion", dependencies: [.product(name: "Rooftop", package: "rooftop")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,73 @@
+import Foundation
+import Rooftop
+
+// Seed 003's calls, in order: sign up, log in, isValidEmail, the survey (finishSignUp), read
+// back, password reset request, logout.
+
+func option(_ name: String, _ variable: String, _ fallback: String? = nil) -> String? {
+    let arguments = CommandLine.arguments
+    if let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count { return arguments[index + 1] }
+    return ProcessInfo.processInfo.environment[variable] ?? fallback
+}
+
+/// Waits for a block-based call.
+func wait<T: Sendable>(_ start: @Sendable (@escaping @Sendable (T) -> Void) -> Void) async -> T {
+    await withCheckedContinuation { continuation in start { continuation.resume(returning: $0) } }
+}
+
+@main
+struct ProfileCompletion {
+    static func main() async throws {
+        guard let appId = option("app-id", "ROOFTOP_APP_ID") else {
+            print("usage: ProfileCompletion --server http://127.0.0.1:1337/parse --app-id <appId> [--storage <dir>]")
+            exit(2)
+        }
+        var configuration = RTConfiguration(applicationId: appId, server: option("server", "ROOFTOP_SERVER", "http://127.0.0.1:1337/parse") ?? "")
+        configuration.storageDirectory = option("storage", "ROOFTOP_STORAGE").map { URL(fileURLWithPath: $0) }
+        Rooftop.initialize(with: configuration)
+
+        let username = "john-\(UUID().uuidString.prefix(6).lowercased())"
+        let password = "a long password"
+
+        let (signedUp, signUpError): (User?, User.BackendError?) = await wait { done in
+            User.signUp(withUsername: username, andPassword: password) { (user, error) in done((user, error)) }
+        }
+        guard signedUp != nil else {
+            print("✗ sign-up failed: \(signUpError?.userInfo["error"] ?? "")")
+            exit(1)
+        }
+        print("✓ You signed up! (\(username))")
+        await wait { done in User.logout { done(()) } }
+
+        let (loggedIn, _): (User?, User.BackendError?) = await wait { done in
+            User.login(withUsername: username, andPassword: password) { (user, error) in done((user, error)) }
+        }
+        guard loggedIn != nil, User.isLoggedIn else {
+            print("✗ login failed")
+            exit(1)
+        }
+        print("✓ You logged in!")
+
+        let email = "some@email.com"
+        if User.isValidEmail(email) { print("✓ \(email) is valid") }
+
+        let response = User.SurveyResponse()
+        response.firstName = "John"
+        response.lastName = "Kotz"
+        response.frequency = .LessThanOnce
+        response.intensity = User.SurveyResponse.Intensity(rawValue: 1)
+        guard let user = User.current() else { exit(1) }
+        let surveyError: User.BackendError? = await wait { done in user.finishSignUp(response) { (error) in done(error) } }
+        guard surveyError == nil else {
+            print("✗ finishSignUp failed: \(surveyError?.userInfo["error"] ?? "")")
+            exit(1)
+        }
+        try await user.account.fetch()
+        let frequency = (user.account["frequency"] as? Int).flatMap(User.SurveyResponse.Frequency.init(rawValue:))
+        let intensity = (user.account["intensity"] as? Int).flatMap(User.SurveyResponse.Intensity.init(rawValue:))
+        print("✓ Profile: \(user.account["firstName"] ?? "") \(user.account["lastName"] ?? ""), \(String(describing: frequency)), \(String(describing: intensity))")
+        guard frequency == .LessThanOnce, intensity == .Intermediate else { exit(1) }
+        await wait { done in User.logout { done(()) } }
+        print("✓ All's fine!")
+    }
+}
