@@ -9,8 +9,9 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [.package(name: "rooftop", path: "..")],
     targets: [
-        .executableTarget(name: "TodoTutorial", dependencies: [.product(name: "Rooftop", package: "rooftop")]),
-        .executableTarget(name: "ProfileCompletion", dependencies: [.product(name: "Rooftop", package: "rooftop")]),
+        .target(name: "ExampleSupport", dependencies: [.product(name: "Rooftop", package: "rooftop")]),
+        .executableTarget(name: "TodoTutorial", dependencies: ["ExampleSupport", .product(name: "Rooftop", package: "rooftop")]),
+        .executableTarget(name: "ProfileCompletion", dependencies: ["ExampleSupport", .product(name: "Rooftop", package: "rooftop")]),
     ],
     swiftLanguageModes: [.v6]
 )

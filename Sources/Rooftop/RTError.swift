@@ -1,5 +1,4 @@
 import Foundation
-import RooftopCore
 
 /// A Parse error code: the numbers of `parse-protocol.md` §8, named.
 public struct RTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -147,8 +146,4 @@ public struct RTError: Error, Sendable, Equatable, CustomStringConvertible, Cust
 
     /// The error as the `NSError` the completion handlers pass.
     var nsError: NSError { self as NSError }
-}
-
-extension ParseError.Code {
-    var rt: RTErrorCode { RTErrorCode(rawValue: rawValue) }
 }

@@ -12,6 +12,11 @@ import Testing
 /// Email verification end to end: sign-up over HTTP, the mail received by a real SMTP server,
 /// the link followed, the hosted page's answer and headers.
 @Suite struct EmailVerificationTests: LiveServerTest {
+    /// Signs up ana with an email address (the answer: 201 and a session, or 205 when login waits).
+    func signUpAna(_ client: any TestClientProtocol) async throws -> Reply {
+        try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+    }
+
     @Test func signUpMailsALinkThatVerifiesOnce() async throws {
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server)
@@ -56,7 +61,7 @@ import Testing
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server)
         try await withServer(accounts: accounts, mail: mail) { client in
-            _ = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+            _ = try await signUpAna(client)
             let (_, path) = try await link(server, message: 1)
             let port = try #require(client.port)
             let statuses = await parallelRequests(
@@ -72,8 +77,7 @@ import Testing
         var (mail, accounts) = mailSetup(server)
         accounts.preventLoginWithUnverifiedEmail = true
         try await withServer(accounts: accounts, mail: mail) { client in
-            let signup = try await call(
-                client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+            let signup = try await signUpAna(client)
             #expect(signup.status == 201)
             #expect(signup.json["sessionToken"] == nil)
             let login = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse"}"#)
@@ -103,8 +107,7 @@ import Testing
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server)
         try await withServer(accounts: accounts, mail: mail) { client in
-            let signup = try await call(
-                client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+            let signup = try await signUpAna(client)
             let token = try #require(signup.json["sessionToken"]?.stringValue)
             let id = try #require(signup.json["objectId"]?.stringValue)
             let first = try await link(server, message: 1).path
@@ -166,8 +169,7 @@ import Testing
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server)
         try await withServer(accounts: accounts, mail: mail) { client in
-            let signup = try await call(
-                client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+            let signup = try await signUpAna(client)
             let token = try #require(signup.json["sessionToken"]?.stringValue)
             let base = "/parse/apps/\(testAppId)/verify_email"
             for query in [
@@ -186,8 +188,7 @@ import Testing
     /// Without mail set up, the request route answers 1 and the pages are not there.
     @Test func withoutMailTheFlowIsOff() async throws {
         try await withServer { client in
-            let signup = try await call(
-                client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+            let signup = try await signUpAna(client)
             let token = try #require(signup.json["sessionToken"]?.stringValue)
             #expect(try await me(client, token)["emailVerified"] == nil)
             let request = try await call(client, .post, "/parse/verificationEmailRequest", body: #"{"email":"ana@example.com"}"#)
@@ -209,8 +210,7 @@ import Testing
         var accounts = AccountsConfiguration()
         accounts.verifyUserEmails = true
         try await withServer(accounts: accounts, mail: mail) { client in
-            let signup = try await call(
-                client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com"}"#)
+            let signup = try await signUpAna(client)
             #expect(signup.status == 201)
             try await Task.sleep(for: .milliseconds(300))  // at least one attempt has failed by now
             #expect(await mail.queue.currentCounters().retried >= 1)

@@ -1,14 +1,9 @@
+import ExampleSupport
 import Foundation
 import Rooftop
 
 // Seed 003's calls, in order: sign up, log in, isValidEmail, the survey (finishSignUp), read
 // back, password reset request, logout.
-
-func option(_ name: String, _ variable: String, _ fallback: String? = nil) -> String? {
-    let arguments = CommandLine.arguments
-    if let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count { return arguments[index + 1] }
-    return ProcessInfo.processInfo.environment[variable] ?? fallback
-}
 
 /// Waits for a block-based call.
 func wait<T: Sendable>(_ start: @Sendable (@escaping @Sendable (T) -> Void) -> Void) async -> T {
@@ -18,13 +13,7 @@ func wait<T: Sendable>(_ start: @Sendable (@escaping @Sendable (T) -> Void) -> V
 @main
 struct ProfileCompletion {
     static func main() async throws {
-        guard let appId = option("app-id", "ROOFTOP_APP_ID") else {
-            print("usage: ProfileCompletion --server http://127.0.0.1:1337/parse --app-id <appId> [--storage <dir>]")
-            exit(2)
-        }
-        var configuration = RTConfiguration(applicationId: appId, server: option("server", "ROOFTOP_SERVER", "http://127.0.0.1:1337/parse") ?? "")
-        configuration.storageDirectory = option("storage", "ROOFTOP_STORAGE").map { URL(fileURLWithPath: $0) }
-        Rooftop.initialize(with: configuration)
+        initializeFromCommandLine(program: "ProfileCompletion")
 
         let username = "john-\(UUID().uuidString.prefix(6).lowercased())"
         let password = "a long password"

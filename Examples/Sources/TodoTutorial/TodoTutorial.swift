@@ -1,15 +1,9 @@
+import ExampleSupport
 import Foundation
 import Rooftop
 
 // Seed 002's tutorial ("チュートリアル2: ログイン機能") on the command line: sign up, log in,
 // add todos, log out, and a second user who sees none of the first one's todos.
-
-/// `--name value` from the command line, else the environment, else `fallback`.
-func option(_ name: String, _ variable: String, _ fallback: String? = nil) -> String? {
-    let arguments = CommandLine.arguments
-    if let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count { return arguments[index + 1] }
-    return ProcessInfo.processInfo.environment[variable] ?? fallback
-}
 
 /// Stops the walk-through with a message when a step does not give what the tutorial says.
 func check(_ condition: Bool, _ message: String) {
@@ -57,13 +51,7 @@ func addTodo(_ text: String) async throws {
 @main
 struct TodoTutorial {
     static func main() async {
-        guard let appId = option("app-id", "ROOFTOP_APP_ID") else {
-            print("usage: TodoTutorial --server http://127.0.0.1:1337/parse --app-id <appId> [--storage <dir>]")
-            exit(2)
-        }
-        var configuration = RTConfiguration(applicationId: appId, server: option("server", "ROOFTOP_SERVER", "http://127.0.0.1:1337/parse") ?? "")
-        configuration.storageDirectory = option("storage", "ROOFTOP_STORAGE").map { URL(fileURLWithPath: $0) }
-        Rooftop.initialize(with: configuration)
+        initializeFromCommandLine(program: "TodoTutorial")
         // "ログイン状態で作成したデータには、そのユーザのみがアクセス可能な ACL が自動的に設定されます"
         RTACL.setDefaultACL(RTACL(), withAccessForCurrentUser: true)
 

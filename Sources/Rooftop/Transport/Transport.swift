@@ -13,11 +13,9 @@ struct APIRequest: Sendable {
     var query: [(String, String)] = []
     var body: JSON? = nil
     var sessionToken: String? = nil
-    /// Safe to send again although it is not a read (a logout: revoking twice changes nothing).
-    var repeatable = false
 
     /// Reads are safe to repeat after a network failure; writes are not (a create could land twice).
-    var isIdempotent: Bool { repeatable || method == "GET" || (method == "POST" && body?["_method"] == "GET") }
+    var isIdempotent: Bool { method == "GET" || (method == "POST" && body?["_method"] == "GET") }
 }
 
 /// Sends requests to the server with the Parse headers, decodes answers, maps errors.
@@ -26,18 +24,14 @@ struct Transport: Sendable {
     let installationId: String
     let session: URLSession
 
-    init(configuration: RTConfiguration, installationId: String, session: URLSession? = nil) {
+    init(configuration: RTConfiguration, installationId: String) {
         self.configuration = configuration
         self.installationId = installationId
-        if let session {
-            self.session = session
-        } else {
-            let settings = URLSessionConfiguration.ephemeral
-            settings.timeoutIntervalForRequest = configuration.requestTimeout
-            settings.httpCookieStorage = nil
-            settings.urlCache = nil
-            self.session = URLSession(configuration: settings)
-        }
+        let settings = URLSessionConfiguration.ephemeral
+        settings.timeoutIntervalForRequest = configuration.requestTimeout
+        settings.httpCookieStorage = nil
+        settings.urlCache = nil
+        session = URLSession(configuration: settings)
     }
 
     /// The server's URL joined with `path` (which starts with `/`).

@@ -86,7 +86,7 @@ extension RTUser {
         guard let client = RTClient.currentIfInstalled, let user = client.users.activeUser else { return }
         guard let token = client.users.logOut(user) else { return }
         let transport = client.transport
-        Task.detached { _ = try? await transport.send(APIRequest(method: "POST", path: "/logout", sessionToken: token, repeatable: true)) }
+        Task.detached { _ = try? await transport.send(APIRequest(method: "POST", path: "/logout", sessionToken: token)) }
     }
 
     /// Logs the current user out and waits for the server to revoke its session.
@@ -101,7 +101,7 @@ extension RTUser {
         let client = try RTClient.current()
         guard let token = client.users.logOut(self) else { return }
         do {
-            _ = try await client.transport.send(APIRequest(method: "POST", path: "/logout", sessionToken: token, repeatable: true))
+            _ = try await client.transport.send(APIRequest(method: "POST", path: "/logout", sessionToken: token))
         } catch  where error.code == .invalidSessionToken {
             // Already revoked on the server: the goal is reached.
         }
@@ -112,7 +112,7 @@ extension RTUser {
         let client = try RTClient.current()
         let token = client.users.token(of: self)
         client.users.remove(self)
-        if let token { _ = try? await client.transport.send(APIRequest(method: "POST", path: "/logout", sessionToken: token, repeatable: true)) }
+        if let token { _ = try? await client.transport.send(APIRequest(method: "POST", path: "/logout", sessionToken: token)) }
     }
 
     /// Every user signed in on this device and not removed (logged-out ones included).
