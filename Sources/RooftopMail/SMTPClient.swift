@@ -92,8 +92,11 @@ public struct SMTPClient: MailTransport {
                         throw MailError(temporary: false, "\(config.host) does not offer STARTTLS")
                     }
                     _ = try await session.command("STARTTLS", expect: 220)
-                    let handler = try NIOSSLClientHandler(context: tls, serverHostname: hostname)
-                    try await channel.channel.pipeline.addHandler(handler, position: .first).get()
+                    // The handler isn't Sendable: make and add it on the channel's own event loop.
+                    let pipeline = channel.channel.pipeline
+                    try await channel.channel.eventLoop.submit {
+                        try pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: hostname), position: .first)
+                    }.get()
                     capabilities = try await session.command("EHLO \(config.heloName)", expect: 250)
                 }
                 if let username = config.username, let password = config.password {

@@ -1,5 +1,5 @@
 public import RooftopCore
-public import RooftopStorage
+import RooftopStorage
 
 extension Objects {
     /// A query's answer: the objects and, when asked, the total count.

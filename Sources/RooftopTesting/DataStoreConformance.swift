@@ -1,4 +1,4 @@
-public import RooftopCore
+import RooftopCore
 public import RooftopStorage
 import Testing
 

@@ -66,6 +66,14 @@ import Testing
             #expect(try await signUp(client, #"{"username":"ANA","password":"long enough"}"#).json["code"] == 202)
             #expect(try await signUp(client, #"{"username":"\#u{FF21}\#u{FF4E}\#u{FF41}","password":"long enough"}"#).json["code"] == 202)
             #expect(try await signUp(client, #"{"username":"other","password":"long enough","email":"A@B.CO"}"#).json["code"] == 203)
+            // Both taken: the username is reported, as Parse checks it first (whatever index the
+            // database happens to check first); a user keeping its own name gets 203.
+            let both = try await signUp(client, #"{"username":"ana","password":"long enough","email":"a@b.co"}"#)
+            #expect(both.json["code"] == 202 && both.json["error"] == "Account already exists for this username.")
+            let acl = try await call(
+                client, .put, "/parse/users/\(customId)", body: #"{"username":"acl","email":"a@b.co"}"#,
+                headers: ["X-Parse-Session-Token": custom.json["sessionToken"]?.stringValue ?? ""])
+            #expect(acl.json["code"] == 203)
         }
     }
 

@@ -6,24 +6,12 @@ import Testing
 /// against a real server and finish their walk-through.
 extension SDKTests {
     @Suite struct ExampleTests {
-        static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples/.build/debug")
+        static let examples = ProgramRunner(
+            directory: ProgramRunner.repository.appendingPathComponent("Examples/.build/debug"),
+            buildCommand: "swift build --package-path Examples")
 
         func run(_ name: String, _ server: SDKServer) throws -> (Int32, String) {
-            let binary = Self.examples.appendingPathComponent(name)
-            try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the examples first: swift build --package-path Examples")
-            let storage = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-example-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: storage) }
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["--server", server.url, "--app-id", sdkAppId, "--storage", storage.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, output)
+            try Self.examples.run(name, arguments: ["--server", server.url, "--app-id", sdkAppId, "--storage", "{storage}"])
         }
 
         @Test func todoTutorial() async throws {

@@ -54,7 +54,9 @@ struct ProfileCompletion {
         try await user.account.fetch()
         let frequency = (user.account["frequency"] as? Int).flatMap(User.SurveyResponse.Frequency.init(rawValue:))
         let intensity = (user.account["intensity"] as? Int).flatMap(User.SurveyResponse.Intensity.init(rawValue:))
-        print("✓ Profile: \(user.account["firstName"] ?? "") \(user.account["lastName"] ?? ""), \(String(describing: frequency)), \(String(describing: intensity))")
+        print(
+            "✓ Profile: \(user.account["firstName"] ?? "") \(user.account["lastName"] ?? ""), \(String(describing: frequency)), \(String(describing: intensity))"
+        )
         guard frequency == .LessThanOnce, intensity == .Intermediate else { exit(1) }
         await wait { done in User.logout { done(()) } }
         print("✓ All's fine!")

@@ -55,7 +55,6 @@ struct TodoTutorial {
         // "ログイン状態で作成したデータには、そのユーザのみがアクセス可能な ACL が自動的に設定されます"
         RTACL.setDefaultACL(RTACL(), withAccessForCurrentUser: true)
 
-
         do {
             if RTUser.isLoggedIn { try await RTUser.logOut() }
             print("— ログイン画面 (not logged in)")

@@ -1,7 +1,7 @@
 import Foundation
-public import RooftopCore
+import RooftopCore
 public import RooftopMail
-public import RooftopStorage
+import RooftopStorage
 
 /// The mail the account use cases send: where links point, who sends, in which language.
 ///

@@ -1,6 +1,6 @@
 public import RooftopCore
 import RooftopMail
-public import RooftopStorage
+import RooftopStorage
 
 extension Accounts {
     /// Parse's EMAIL_NOT_FOUND, used for "User email is not verified.".

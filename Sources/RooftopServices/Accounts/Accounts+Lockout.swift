@@ -1,5 +1,5 @@
-public import RooftopCore
-public import RooftopStorage
+import RooftopCore
+import RooftopStorage
 
 extension Accounts {
     /// Parse's message for a locked account (101, HTTP 404).

@@ -1,5 +1,5 @@
-public import RooftopCore
-public import RooftopStorage
+import RooftopCore
+import RooftopStorage
 
 extension Accounts {
     /// The first policy rule `password` breaks for `user` (`nil` for a new user), reuse of the

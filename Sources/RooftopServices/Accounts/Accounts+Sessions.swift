@@ -1,5 +1,5 @@
 public import RooftopCore
-public import RooftopStorage
+import RooftopStorage
 
 extension Accounts {
     /// Fields of `_Session` only the server sets.

@@ -1,5 +1,5 @@
 public import RooftopCore
-public import RooftopStorage
+import RooftopStorage
 
 extension Accounts {
     /// `PUT /users/:id`: only the user itself (or the master key) may, else 206. A new password
@@ -131,8 +131,37 @@ extension Accounts {
         do {
             return try await objects.store.write(operations)
         } catch let error as StorageError {
+            // The database reports whichever unique index it checked first; Parse checks the
+            // username before the email, so a clash on both is 202 whatever the database.
+            if error.duplicateField == InternalField.emailKey.rawValue, try await usernameClashes(operations) {
+                throw ParseError(.usernameTaken, "Account already exists for this username.")
+            }
             throw Self.accountError(error)
         }
+    }
+
+    /// Whether a user write in `operations` sets a username another user already has.
+    func usernameClashes(_ operations: [WriteOperation]) async throws -> Bool {
+        for operation in operations where operation.className == .user {
+            switch operation {
+            case .insert(_, _, _, let write, _), .update(_, _, _, let write, _, _):
+                if let key = Self.usernameKey(write), try await hasOtherUser(withUsernameKey: key, than: operation.objectId) { return true }
+            case .delete: continue
+            }
+        }
+        return false
+    }
+
+    private func hasOtherUser(withUsernameKey key: String, than objectId: String) async throws -> Bool {
+        let query = QueryNode.field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key)))
+        return try await find(.user, query, limit: 2).contains { $0.objectId != objectId }
+    }
+
+    private static func usernameKey(_ write: ObjectWrite) -> String? {
+        for (path, op) in write.operations where path == FieldPath(field: .internal(.usernameKey)) {
+            if case .set(.string(let key)) = op { return key }
+        }
+        return nil
     }
 
     static func takeString(_ fields: inout [String: JSON], _ key: String) throws(ParseError) -> String? {

@@ -1,4 +1,4 @@
-public import RooftopCore
+import RooftopCore
 
 /// What differs between SQL databases, for the compiler.
 ///
