@@ -26,6 +26,24 @@ public struct SQLiteDialect: SQLDialect {
     /// SQLite's form; see `SQLDialect`.
     public func jsonValue(_ column: String, _ path: [String]) -> String { "json_extract(\(column), \(jsonPath(path)))" }
 
+    /// `json_extract` already gives strings as text.
+    public func jsonText(_ column: String, _ path: [String]) -> String { jsonValue(column, path) }
+
+    /// SQLite compares JSON scalars as SQL values: the value binds as it is.
+    public func jsonOperand(_ value: SQLValue, placeholder: String) -> (sql: String, binding: SQLValue) { (placeholder, value) }
+
+    /// Only strings match a regular expression; `rt_regex` refuses anything else itself.
+    public func jsonString(_ expression: String) -> String { expression }
+
+    /// SQLite sorts NULL first in ascending order already.
+    public func order(descending: Bool) -> String { descending ? " DESC" : " ASC" }
+
+    /// Stored as JSON text.
+    public func selectDocument(_ expression: String) -> String { expression }
+
+    /// Stored as JSON text.
+    public func selectPermissions(_ column: String) -> String { column }
+
     /// SQLite's form; see `SQLDialect`.
     public func jsonExists(_ column: String, _ path: [String]) -> String { "json_type(\(column), \(jsonPath(path)))" }
 

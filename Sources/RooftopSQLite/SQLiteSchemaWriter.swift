@@ -53,13 +53,10 @@ enum SQLiteSchemaWriter {
     /// Pointer-to-user indexes, join tables for relations, and indexes asked for via `/schemas`.
     static func ensureIndexes(_ schema: ClassSchema, table: String, db: Database) throws {
         let quoted = dialect.quote(table)
-        for field in schema.userPointerFields {
-            let name = dialect.quote("\(table)_\(field)_ptr")
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(quoted) (\(dialect.jsonValue("data", [field, "objectId"])))")
-        }
-        for field in schema.uniqueFields {
-            let name = dialect.quote("\(table)_unique_\(field)")
-            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(quoted) (\(dialect.jsonValue("data", [field])))")
+        for plan in IndexPlan.indexes(schema, table: table, dialect: dialect) {
+            let unique = plan.unique ? "UNIQUE " : ""
+            try db.execute(
+                sql: "CREATE \(unique)INDEX IF NOT EXISTS \(dialect.quote(plan.name)) ON \(quoted) (\(plan.expressions.joined(separator: ", ")))")
         }
         for (field, type) in schema.fields {
             guard case .relation = type else { continue }
@@ -70,24 +67,6 @@ enum SQLiteSchemaWriter {
                     CREATE INDEX IF NOT EXISTS \(dialect.quote("\(table)_\(field)_related")) ON \(join) (relatedId);
                     """)
         }
-        for (indexName, keys) in schema.indexes {
-            guard FieldName.isIdentifier(indexName), !keys.isEmpty else { continue }
-            var columns: [String] = []
-            for (field, direction) in keys.sorted(by: { $0.key < $1.key }) {
-                guard FieldName.isIdentifier(field) else { continue }
-                let expr: String
-                switch (field, schema.fields[field]) {
-                case ("objectId", _), ("createdAt", _), ("updatedAt", _): expr = field
-                case (_, .pointer?): expr = dialect.jsonValue("data", [field, "objectId"])
-                case (_, .date?): expr = dialect.jsonValue("data", [field, "iso"])
-                default: expr = dialect.jsonValue("data", [field])
-                }
-                columns.append(expr + (direction < 0 ? " DESC" : ""))
-            }
-            guard !columns.isEmpty else { continue }
-            let name = dialect.quote("\(table)_idx_\(indexName)")
-            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(quoted) (\(columns.joined(separator: ", ")))")
-        }
     }
 
     /// Deletes the data of fields `next` no longer has, and drops its removed indexes.
@@ -97,13 +76,13 @@ enum SQLiteSchemaWriter {
             if case .relation = type {
                 try db.execute(sql: "DROP TABLE IF EXISTS \(dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table)))")
             } else {
-                try db.execute(sql: "DROP INDEX IF EXISTS \(dialect.quote("\(table)_\(field)_ptr"))")
+                try db.execute(sql: "DROP INDEX IF EXISTS \(dialect.quote(IndexPlan.pointerIndexName(field, table: table)))")
             }
             let path = dialect.jsonExists("data", [field])
             try db.execute(sql: "UPDATE \(quoted) SET data = \(dialect.removeKeys("data", [field])) WHERE \(path) IS NOT NULL")
         }
         for name in old.indexes.keys.sorted() where next.indexes[name] == nil {
-            try db.execute(sql: "DROP INDEX IF EXISTS \(dialect.quote("\(table)_idx_\(name)"))")
+            try db.execute(sql: "DROP INDEX IF EXISTS \(dialect.quote(IndexPlan.requestedIndexName(name, table: table)))")
         }
     }
 

@@ -221,7 +221,8 @@ public final class SQLiteStore: DataStore {
                 case .null: .null
                 case .integer(let i): i.databaseValue
                 case .real(let d): d.databaseValue
-                case .text(let s): s.databaseValue
+                case .text(let s), .json(let s): s.databaseValue
+                case .bool(let b): (b ? 1 : 0).databaseValue
                 }
             })
     }

@@ -12,20 +12,22 @@ extension QueryCompiler {
 
     private static let columnFields: Set<String> = ["objectId", "createdAt", "updatedAt"]
 
-    /// The SQL expression for `path` and the schema type that governs its operands.
-    private func expression(_ path: FieldPath, schema: ClassSchema, alias: String?) -> (String, FieldType?) {
+    /// The SQL expression for `path`, the schema type that governs its operands, and whether it
+    /// is a JSON value (operands bind with `bind(_:json:)`) rather than SQL text.
+    private func expression(_ path: FieldPath, schema: ClassSchema, alias: String?) -> (String, FieldType?, json: Bool) {
         let name = path.field.rawValue
         let data = alias.map { "\($0).data" } ?? "data"
         if path.subkeys.isEmpty, QueryCompiler.columnFields.contains(name) {
-            return (alias.map { "\($0).\(name)" } ?? name, name == "objectId" ? .string : .date)
+            return (alias.map { "\($0).\(name)" } ?? name, name == "objectId" ? .string : .date, false)
         }
         guard path.subkeys.isEmpty, let type = schema.fields[name] else {
-            return (dialect.jsonValue(data, [name] + path.subkeys), nil)
+            return (dialect.jsonValue(data, [name] + path.subkeys), nil, true)
         }
         switch type {
-        case .date: return (dialect.jsonValue(data, [name, "iso"]), type)
-        case .pointer: return (dialect.jsonValue(data, [name, "objectId"]), type)
-        default: return (dialect.jsonValue(data, [name]), type)
+        case .date: return (dialect.jsonText(data, [name, "iso"]), type, false)
+        case .pointer: return (dialect.jsonText(data, [name, "objectId"]), type, false)
+        case .string: return (dialect.jsonText(data, [name]), type, false)
+        default: return (dialect.jsonValue(data, [name]), type, true)
         }
     }
 
@@ -37,6 +39,10 @@ extension QueryCompiler {
     /// How `value` is bound when compared with a field of `type`; nil when it can never match.
     func operand(_ value: JSON, for type: FieldType?) -> Operand? {
         switch type {
+        case .string?:
+            // Only a string can equal a string; anything else never matches (as in Parse).
+            if case .string(let s) = value { return .value(.text(s)) }
+            return value.isNull ? .null : nil
         case .date?:
             if case .string(let s) = value, let date = ParseDate(iso: s) { return .value(.text(date.iso)) }
             guard value.parseType == "Date", let iso = value["iso"]?.stringValue, let date = ParseDate(iso: iso) else {
@@ -56,15 +62,15 @@ extension QueryCompiler {
     static func genericOperand(_ value: JSON) -> Operand {
         switch value {
         case .null: .null
-        case .bool(let b): .value(.integer(b ? 1 : 0))
+        case .bool(let b): .value(.bool(b))
         case .number(let n): .value(.real(n))
         case .string(let s): .value(.text(s))
-        case .array, .object: .value(.text(DocumentCoding.canonicalString(value)))
+        case .array, .object: .value(.json(DocumentCoding.canonicalString(value)))
         }
     }
 
     mutating func compileField(_ path: FieldPath, _ condition: Condition, schema: ClassSchema, alias: String?) throws(ParseError) -> String {
-        let (expr, type) = expression(path, schema: schema, alias: alias)
+        let (expr, type, json) = expression(path, schema: schema, alias: alias)
         if case .relation(let target)? = type, path.subkeys.isEmpty {
             return try relationCondition(path.field.rawValue, target: target, condition, schema: schema, alias: alias)
         }
@@ -75,18 +81,18 @@ extension QueryCompiler {
         case .equals(let value):
             guard let op = operand(value, for: type) else { return "0 = 1" }
             guard case .value(let v) = op else { return "\(expr) IS NULL" }
-            return "\(expr) = \(bind(v))"
+            return "\(expr) = \(bind(v, json: json))"
         case .notEquals(let value):
             guard let op = operand(value, for: type) else { return "1 = 1" }
             guard case .value(let v) = op else { return "\(expr) IS NOT NULL" }
-            return "(\(expr) IS NULL OR \(expr) <> \(bind(v)))"
+            return "(\(expr) IS NULL OR \(expr) <> \(bind(v, json: json)))"
         case .compare(let comparison, let value):
             guard let op = operand(value, for: type), case .value(let v) = op else { return "0 = 1" }
-            return "\(expr) \(comparison.rawValue) \(bind(v))"
+            return "\(expr) \(comparison.rawValue) \(bind(v, json: json))"
         case .isIn(let values):
-            return inList(expr, values, type: type, negate: false)
+            return inList(expr, values, type: type, json: json, negate: false)
         case .notIn(let values):
-            return inList(expr, values, type: type, negate: true)
+            return inList(expr, values, type: type, json: json, negate: true)
         case .exists(let flag):
             if path.subkeys.isEmpty, QueryCompiler.columnFields.contains(path.field.rawValue) { return flag ? "1 = 1" : "0 = 1" }
             let data = alias.map { "\($0).data" } ?? "data"
@@ -94,7 +100,7 @@ extension QueryCompiler {
         case .all, .containedBy:
             return "0 = 1"
         case .regex(let pattern, let options):
-            return dialect.regexMatch(expr, pattern: bind(.text(pattern)), options: bind(.text(options)))
+            return dialect.regexMatch(json ? dialect.jsonString(expr) : expr, pattern: bind(.text(pattern)), options: bind(.text(options)))
         case .inQuery(let sub), .notInQuery(let sub):
             guard case .pointer(let target)? = type, target == sub.className else {
                 if case .notInQuery = condition { return "1 = 1" }
@@ -105,18 +111,22 @@ extension QueryCompiler {
             return "(\(expr) IS NULL OR \(expr) NOT IN (\(inner)))"
         case .select(let sub, let key), .dontSelect(let sub, let key):
             let keyPath = [key.field.rawValue] + key.subkeys
-            let inner = try subSelect(sub, column: { dialect, a in dialect.jsonValue("\(a).data", keyPath) })
+            let inner = try subSelect(
+                sub,
+                column: { dialect, a in
+                    json ? dialect.jsonValue("\(a).data", keyPath) : dialect.jsonText("\(a).data", keyPath)
+                })
             if case .select = condition { return "\(expr) IN (\(inner))" }
             return "(\(expr) IS NULL OR \(expr) NOT IN (SELECT v FROM (\(inner)) AS sel(v) WHERE v IS NOT NULL))"
         }
     }
 
-    private mutating func inList(_ expr: String, _ values: [JSON], type: FieldType?, negate: Bool) -> String {
+    private mutating func inList(_ expr: String, _ values: [JSON], type: FieldType?, json: Bool, negate: Bool) -> String {
         var placeholders: [String] = []
         var hasNull = false
         for value in values {
             switch operand(value, for: type) {
-            case .value(let v)?: placeholders.append(bind(v))
+            case .value(let v)?: placeholders.append(bind(v, json: json))
             case .null?: hasNull = true
             case nil: continue
             }
@@ -138,14 +148,14 @@ extension QueryCompiler {
         func contains(_ compiler: inout QueryCompiler, _ values: [JSON]) -> String {
             let binds = values.map { value -> String in
                 guard case .value(let v) = QueryCompiler.genericOperand(value) else { return "NULL" }
-                return compiler.bind(v)
+                return compiler.bind(v, json: true)
             }
             return "EXISTS (SELECT 1 FROM \(elements) WHERE value IN (\(binds.joined(separator: ", "))))"
         }
         switch condition {
         case .equals(let value):
             if value.isNull { return "\(whole) IS NULL" }
-            if case .array = value, case .value(let v) = QueryCompiler.genericOperand(value) { return "\(whole) = \(bind(v))" }
+            if case .array = value, case .value(let v) = QueryCompiler.genericOperand(value) { return "\(whole) = \(bind(v, json: true))" }
             return contains(&self, [value])
         case .notEquals(let value):
             if value.isNull { return "\(whole) IS NOT NULL" }
@@ -160,7 +170,7 @@ extension QueryCompiler {
         case .containedBy(let values):
             let binds = values.compactMap { value -> String? in
                 guard case .value(let v) = QueryCompiler.genericOperand(value) else { return nil }
-                return bind(v)
+                return bind(v, json: true)
             }
             let list = binds.isEmpty ? "NULL" : binds.joined(separator: ", ")
             return "NOT EXISTS (SELECT 1 FROM \(elements) WHERE value NOT IN (\(list)))"

@@ -49,10 +49,18 @@ public struct QueryCompiler {
         return dialect.placeholder(out.bindings.count)
     }
 
+    /// Binds a value compared with a JSON value (`json`) or with SQL text.
+    mutating func bind(_ value: SQLValue, json: Bool) -> String {
+        guard json else { return bind(value) }
+        let (sql, binding) = dialect.jsonOperand(value, placeholder: dialect.placeholder(out.bindings.count + 1))
+        out.bindings.append(binding)
+        return sql
+    }
+
     private mutating func select(_ request: FindRequest, count: Bool) throws(ParseError) -> SQLFragment {
         guard let access = scope.access(for: request.className) else { throw ParseError.objectNotFound }
         guard let table = catalog.tables[request.className] else {
-            out.sql = count ? "SELECT 0" : "SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE 0"
+            out.sql = count ? "SELECT 0" : "SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE 0 = 1"
             return out
         }
         let schema = catalog.schemas[request.className] ?? ClassSchema(className: request.className)
@@ -60,14 +68,15 @@ public struct QueryCompiler {
             out.sql = "SELECT COUNT(*) FROM \(dialect.quote(table))"
         } else {
             let document = projection(schema: schema, access: access, alias: nil)
-            out.sql = "SELECT objectId, createdAt, updatedAt, _rperm, _wperm, \(document) FROM \(dialect.quote(table))"
+            let permissions = dialect.selectPermissions("_rperm") + ", " + dialect.selectPermissions("_wperm")
+            out.sql = "SELECT objectId, createdAt, updatedAt, \(permissions), \(dialect.selectDocument(document)) FROM \(dialect.quote(table))"
         }
         let condition = try whereClause(request.query, schema: schema, access: access, alias: nil)
         out.sql += " WHERE " + condition
         if !count {
             if !request.options.order.isEmpty {
                 let keys = request.options.order.map { key in
-                    sortExpression(key.path, schema: schema, alias: nil) + (key.descending ? " DESC" : " ASC")
+                    sortExpression(key.path, schema: schema, alias: nil) + dialect.order(descending: key.descending)
                 }
                 out.sql += " ORDER BY " + keys.joined(separator: ", ")
             }
@@ -130,7 +139,7 @@ public struct QueryCompiler {
             let elements = dialect.jsonArrayElements(data, [path.field.rawValue])
             return "EXISTS (SELECT 1 FROM \(elements) WHERE \(dialect.elementValue(["objectId"])) = \(id))"
         }
-        return "\(dialect.jsonValue(data, [path.field.rawValue, "objectId"])) = \(id)"
+        return "\(dialect.jsonText(data, [path.field.rawValue, "objectId"])) = \(id)"
     }
 
     private mutating func compile(_ node: QueryNode, schema: ClassSchema, alias: String?) throws(ParseError) -> String {
@@ -185,7 +194,7 @@ extension QueryCompiler {
             }
         }
         for (field, value) in access.requiredValues.sorted(by: { $0.key < $1.key }) {
-            parts.append("\(dialect.jsonValue("data", [field.rawValue])) = \(compiler.bind(.text(value)))")
+            parts.append("\(dialect.jsonText("data", [field.rawValue])) = \(compiler.bind(.text(value)))")
         }
         var fragment = SQLFragment(parts.isEmpty ? "1 = 1" : parts.joined(separator: " AND "))
         fragment.bindings = Array(compiler.out.bindings.dropFirst(bindingOffset))

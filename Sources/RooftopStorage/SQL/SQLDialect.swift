@@ -12,6 +12,20 @@ public protocol SQLDialect: Sendable {
     /// The SQL value at `path` inside the JSON document column `column`: text for strings,
     /// numbers for numbers, 1/0 for booleans, NULL when missing, JSON text for objects and arrays.
     func jsonValue(_ column: String, _ path: [String]) -> String
+    /// The string at `path` as SQL text: for fields known to hold strings (string fields,
+    /// pointer ids, date `iso`s), so they compare with text bindings and text indexes.
+    func jsonText(_ column: String, _ path: [String]) -> String
+    /// The SQL for a value compared with a `jsonValue` or an array element, and the binding to
+    /// send for it (a database whose JSON values are typed needs the value as JSON).
+    func jsonOperand(_ value: SQLValue, placeholder: String) -> (sql: String, binding: SQLValue)
+    /// The text of a `jsonValue` that is a JSON string, NULL otherwise (for regular expressions).
+    func jsonString(_ expression: String) -> String
+    /// ` ASC` or ` DESC`, with missing values first in ascending order (as in Parse).
+    func order(descending: Bool) -> String
+    /// The document column (or an expression of it) as JSON text, in a select list.
+    func selectDocument(_ expression: String) -> String
+    /// A permission list column as a JSON array text (or NULL), in a select list.
+    func selectPermissions(_ column: String) -> String
     /// Non-NULL iff `path` exists in the document (even when its value is JSON null).
     func jsonExists(_ column: String, _ path: [String]) -> String
     /// A table source with one row per array element at `path`, exposing `value` like `jsonValue`.

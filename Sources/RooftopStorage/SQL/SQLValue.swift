@@ -4,6 +4,10 @@ public enum SQLValue: Sendable, Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// A boolean compared with a JSON value (SQLite binds 1 or 0).
+    case bool(Bool)
+    /// Canonical JSON text of an array or object compared with a JSON value.
+    case json(String)
 }
 
 /// SQL text with its bound values, built by appending.

@@ -1,0 +1,50 @@
+public import RooftopCore
+
+/// The indexes a class's table should have, whatever the database: pointer-to-user indexes,
+/// unique keys, and the indexes asked for through `/schemas`. Each expression is the one the
+/// query compiler writes for that field, so the database can use the index.
+public struct IndexPlan: Sendable, Equatable {
+    /// The index's name (before the dialect quotes it).
+    public var name: String
+    /// Whether the index enforces uniqueness.
+    public var unique: Bool
+    /// The indexed expressions, in order, each with ` DESC` when descending.
+    public var expressions: [String]
+
+    /// The indexes of `schema` stored in `table`.
+    public static func indexes(_ schema: ClassSchema, table: String, dialect: any SQLDialect) -> [IndexPlan] {
+        var plans: [IndexPlan] = []
+        for field in schema.userPointerFields {
+            plans.append(
+                IndexPlan(name: pointerIndexName(field, table: table), unique: false, expressions: [dialect.jsonText("data", [field, "objectId"])]))
+        }
+        for field in schema.uniqueFields {
+            plans.append(IndexPlan(name: "\(table)_unique_\(field)", unique: true, expressions: [dialect.jsonText("data", [field])]))
+        }
+        for (indexName, keys) in schema.indexes.sorted(by: { $0.key < $1.key }) {
+            guard FieldName.isIdentifier(indexName), !keys.isEmpty else { continue }
+            var columns: [String] = []
+            for (field, direction) in keys.sorted(by: { $0.key < $1.key }) {
+                guard FieldName.isIdentifier(field) else { continue }
+                let expr: String
+                switch (field, schema.fields[field]) {
+                case ("objectId", _), ("createdAt", _), ("updatedAt", _): expr = field
+                case (_, .pointer?): expr = dialect.jsonText("data", [field, "objectId"])
+                case (_, .date?): expr = dialect.jsonText("data", [field, "iso"])
+                case (_, .string?): expr = dialect.jsonText("data", [field])
+                default: expr = dialect.jsonValue("data", [field])
+                }
+                columns.append(expr + (direction < 0 ? " DESC" : ""))
+            }
+            guard !columns.isEmpty else { continue }
+            plans.append(IndexPlan(name: requestedIndexName(indexName, table: table), unique: false, expressions: columns))
+        }
+        return plans
+    }
+
+    /// The name of the index `/schemas` asked for as `indexName` on `table`.
+    public static func requestedIndexName(_ indexName: String, table: String) -> String { "\(table)_idx_\(indexName)" }
+
+    /// The name of the pointer index of `field` on `table`.
+    public static func pointerIndexName(_ field: String, table: String) -> String { "\(table)_\(field)_ptr" }
+}
