@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "RooftopCore", targets: ["RooftopCore"]),
         .library(name: "RooftopStorage", targets: ["RooftopStorage"]),
         .library(name: "RooftopSQLite", targets: ["RooftopSQLite"]),
+        .library(name: "RooftopPostgres", targets: ["RooftopPostgres"]),
         .library(name: "RooftopServices", targets: ["RooftopServices"]),
         .library(name: "RooftopHTTP", targets: ["RooftopHTTP"]),
         .library(name: "RooftopAuth", targets: ["RooftopAuth"]),
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Build-time only: `swift package generate-documentation` (scripts/docs) for the SDK's DocC.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
@@ -43,6 +45,16 @@ let package = Package(
         .target(
             name: "RooftopSQLite",
             dependencies: ["RooftopStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: upcoming
+        ),
+        // Fenced: the only target that sees postgres-nio.
+        .target(
+            name: "RooftopPostgres",
+            dependencies: [
+                "RooftopStorage", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: upcoming
         ),
         // Fenced: the only target that speaks SMTP and sees NIOSSL.
@@ -86,7 +98,14 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .target(name: "RooftopTesting", dependencies: ["RooftopServices", "RooftopStorage"], swiftSettings: upcoming),
+        .target(
+            name: "RooftopTesting",
+            dependencies: [
+                "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: upcoming
+        ),
         .testTarget(
             name: "RooftopSDKTests",
             dependencies: [
@@ -100,13 +119,13 @@ let package = Package(
         .testTarget(name: "RooftopMailTests", dependencies: ["RooftopMail", "RooftopTesting"], swiftSettings: upcoming),
         .testTarget(
             name: "RooftopStorageTests",
-            dependencies: ["RooftopTesting", "RooftopSQLite"],
+            dependencies: ["RooftopTesting", "RooftopSQLite", "RooftopPostgres"],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "RooftopHTTPTests",
             dependencies: [
-                "RooftopHTTP", "RooftopSQLite", "RooftopTesting", "RooftopAuth", "RooftopMail",
+                "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopTesting", "RooftopAuth", "RooftopMail",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: upcoming

@@ -66,6 +66,9 @@ public struct SQLiteDialect: SQLDialect {
         "json_remove(\(document), " + keys.map { "'$.\($0)'" }.joined(separator: ", ") + ")"
     }
 
+    /// `rt_regex` runs Parse's syntax itself.
+    public func regexPattern(_ pattern: String, options: String) -> String { pattern }
+
     /// SQLite's form; see `SQLDialect`.
     public func regexMatch(_ value: String, pattern: String, options: String) -> String {
         "rt_regex(\(value), \(pattern), \(options))"

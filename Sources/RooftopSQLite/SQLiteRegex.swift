@@ -1,5 +1,6 @@
 import GRDB
 import RooftopCore
+import RooftopStorage
 
 /// `rt_regex(value, pattern, options)`: `$regex` on SQLite through the linear-time matcher.
 enum SQLiteRegex {

@@ -56,7 +56,7 @@ enum SQLiteSchemaWriter {
         for plan in IndexPlan.indexes(schema, table: table, dialect: dialect) {
             let unique = plan.unique ? "UNIQUE " : ""
             try db.execute(
-                sql: "CREATE \(unique)INDEX IF NOT EXISTS \(dialect.quote(plan.name)) ON \(quoted) (\(plan.expressions.joined(separator: ", ")))")
+                sql: "CREATE \(unique)INDEX IF NOT EXISTS \(dialect.quote(plan.name)) ON \(quoted) (\(plan.columnList()))")
         }
         for (field, type) in schema.fields {
             guard case .relation = type else { continue }

@@ -5,16 +5,16 @@ import Testing
 /// The storage conformance suite, written once: every `DataStore` adapter must pass all of it.
 public enum DataStoreConformance {
     /// Every check, in order, against fresh stores made by `makeStore`.
-    public static func runAll(_ makeStore: () throws -> any DataStore) async throws {
-        try await aclIsCompiledIntoQueries(makeStore())
-        try await writesRequireWritePermission(makeStore())
-        try await fieldTypesAreLocked(makeStore())
-        try await atomicOperationsEcho(makeStore())
-        try await classCreationNeedsGrant(makeStore())
-        try await writeGroupsAreAtomic(makeStore())
-        try await schemaChangesDropFieldData(makeStore())
-        try await relationDeclarationsAreNotStored(makeStore())
-        try await queriesSeeClassesAndFieldsAddedByWrites(makeStore())
+    public static func runAll(_ makeStore: () async throws -> any DataStore) async throws {
+        try await aclIsCompiledIntoQueries(await makeStore())
+        try await writesRequireWritePermission(await makeStore())
+        try await fieldTypesAreLocked(await makeStore())
+        try await atomicOperationsEcho(await makeStore())
+        try await classCreationNeedsGrant(await makeStore())
+        try await writeGroupsAreAtomic(await makeStore())
+        try await schemaChangesDropFieldData(await makeStore())
+        try await relationDeclarationsAreNotStored(await makeStore())
+        try await queriesSeeClassesAndFieldsAddedByWrites(await makeStore())
     }
 
     static var note: ClassName { (try? ClassName("Note")) ?? .role }

@@ -71,7 +71,8 @@ import Testing
     @Test func retention() async throws {
         let dir = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try openStore(in: dir)
+        let opened = try await openStore(in: dir)
+        let store = opened.store
         let now = LockedBox(Int64(1_700_000_000_000))
         let clock: @Sendable () -> ParseDate = { ParseDate(millisecondsSince1970: now.withLock { $0 }) }
         let log = AuditLog(store: store, clock: clock, logger: Logger(label: "audit"))
@@ -81,6 +82,6 @@ import Testing
         #expect(try await log.prune(olderThanDays: 1) == 1)
         #expect(try await log.find(.and([]), limit: 10).compactMap { $0.fields["type"]?.stringValue } == ["logout"])
         #expect(try await log.prune(olderThanDays: 0) == 0)  // 0 keeps everything
-        try store.close()
+        await opened.close()
     }
 }

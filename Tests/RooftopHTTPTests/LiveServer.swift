@@ -9,6 +9,7 @@ import RooftopHTTP
 import RooftopSQLite
 import RooftopServices
 import RooftopStorage
+import RooftopTesting
 
 /// A reply as the tests read it.
 struct Reply {
@@ -19,25 +20,27 @@ struct Reply {
 let testAppId = "test-app"
 let testMasterKey = "test-master-key"
 
-/// Scenarios over real loopback HTTP against a real SQLite file in a temporary directory.
+/// Scenarios over real loopback HTTP against a real database: a SQLite file in a temporary
+/// directory, or a new PostgreSQL database when `ROOFTOP_TEST_STORE=postgres` (`TestStores`).
 protocol LiveServerTest {}
 
 extension LiveServerTest {
-    /// Runs `body` against a live server on a fresh SQLite file.
+    /// Runs `body` against a live server on a fresh database.
     ///
     /// - Parameters:
-    ///   - directory: where the database goes; the caller owns it (to inspect the files after
-    ///     the database is closed). A temporary directory, removed afterwards, by default.
+    ///   - directory: a SQLite file goes there whatever the backend; the caller owns it (to
+    ///     inspect the files after the database is closed). Without it, the run's backend in
+    ///     a temporary directory, removed afterwards.
     ///   - wrap: decorates the store (to count or fail reads).
     func withServer(
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
         accounts: AccountsConfiguration = AccountsConfiguration(), mail: AccountMail? = nil, sessionCleanupInterval: Duration = .seconds(3600),
-        in directory: URL? = nil, wrap: (SQLiteStore) -> any DataStore = { $0 },
+        in directory: URL? = nil, wrap: (any DataStore) -> any DataStore = { $0 },
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = directory ?? temporaryDataDirectory()
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
-        let sqlite = try openStore(in: dir)
+        let opened = directory == nil ? try await openStore(in: dir) : try sqliteStore(in: dir)
         var services = ServicesConfiguration()
         services.allowClientClassCreation = true
         var http = HTTPConfiguration(appId: testAppId, masterKey: testMasterKey)
@@ -45,11 +48,16 @@ extension LiveServerTest {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let app = buildApplication(
-            store: wrap(sqlite), services: services, http: http, host: "127.0.0.1", port: 0, logger: logger,
+            store: wrap(opened.store), services: services, http: http, host: "127.0.0.1", port: 0, logger: logger,
             passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts, mail: mail,
             sessionCleanupInterval: sessionCleanupInterval)
-        try await app.test(.live) { client in try await body(client) }
-        try sqlite.close()
+        do {
+            try await app.test(.live) { client in try await body(client) }
+        } catch {
+            await opened.close()
+            throw error
+        }
+        await opened.close()
     }
 
     /// A new, not yet created, directory under the system's temporary directory.
@@ -57,10 +65,16 @@ extension LiveServerTest {
         FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-test-\(UUID().uuidString)")
     }
 
-    /// `data.db` in `dir`, creating the directory.
-    func openStore(in dir: URL) throws -> SQLiteStore {
+    /// The run's backend: `data.db` in `dir` (created), or a new PostgreSQL database.
+    func openStore(in dir: URL) async throws -> OpenStore {
+        try await TestStores.open(in: dir)
+    }
+
+    /// `data.db` in `dir` whatever the backend, for tests of SQLite's files.
+    func sqliteStore(in dir: URL) throws -> OpenStore {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
+        let store = try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
+        return OpenStore(store: store) { try? store.close() }
     }
 
     func call(
@@ -77,26 +91,39 @@ extension LiveServerTest {
         }
     }
 
-    /// A fresh SQLite file and the object use cases over it.
+    /// A fresh database and the object use cases over it.
     func withObjects(_ body: (Objects, Schemas) async throws -> Void) async throws {
         let dir = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try openStore(in: dir)
+        let opened = try await openStore(in: dir)
+        let store = opened.store
         var config = ServicesConfiguration()
         config.allowClientClassCreation = true
-        try await body(Objects(store: store, config: config, clock: { ParseDate(millisecondsSince1970: 1_700_000_000_000) }), Schemas(store: store))
+        do {
+            try await body(
+                Objects(store: store, config: config, clock: { ParseDate(millisecondsSince1970: 1_700_000_000_000) }), Schemas(store: store))
+        } catch {
+            await opened.close()
+            throw error
+        }
+        await opened.close()
     }
 
-    /// The account use cases over a fresh SQLite file with a clock the test moves (milliseconds
+    /// The account use cases over a fresh database with a clock the test moves (milliseconds
     /// since 1970 in `now`): for rules about time that wall-clock waits would make flaky.
     func withAccounts(_ config: AccountsConfiguration, _ body: (Accounts, LockedBox<Int64>) async throws -> Void) async throws {
         let dir = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try openStore(in: dir)
+        let opened = try await openStore(in: dir)
         let now = LockedBox(Int64(1_700_000_000_000))
-        let objects = Objects(store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: now.withLock { $0 }) })
-        try await body(Accounts(objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: config), now)
-        try store.close()
+        let objects = Objects(store: opened.store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: now.withLock { $0 }) })
+        do {
+            try await body(Accounts(objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: config), now)
+        } catch {
+            await opened.close()
+            throw error
+        }
+        await opened.close()
     }
 
     /// Percent-encodes a query-string value.

@@ -5,7 +5,7 @@ import RooftopStorage
 /// A real SQLite store with a hook on every read: to count reads or to make them fail, as a
 /// broken disk would. Everything else goes straight to SQLite.
 struct ObservedStore: DataStore {
-    let inner: SQLiteStore
+    let inner: any DataStore
     let beforeFind: @Sendable (FindRequest) throws -> Void
 
     func schema(_ className: ClassName) async throws -> ClassSchema? { try await inner.schema(className) }

@@ -84,7 +84,8 @@ import Testing
     @Test func windowsEnd() async throws {
         let dir = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try openStore(in: dir)
+        let opened = try await openStore(in: dir)
+        let store = opened.store
         let now = LockedBox(Int64(1_700_000_000_000))
         let limiter = RateLimiter(
             rules: [.init(path: "/classes/*", count: 1, window: 1000)], store: store, clock: { ParseDate(millisecondsSince1970: now.withLock { $0 }) }
@@ -96,7 +97,7 @@ import Testing
         await #expect(throws: RateLimiter.Limited.self) { try await limiter.check(request) }
         now.withLock { $0 += 1 }
         try await limiter.check(request)
-        try store.close()
+        await opened.close()
     }
 
     /// The hosted pages' form posts are limited too.

@@ -22,8 +22,9 @@ let sdkMasterKey = "sdk-master"
 /// per process.
 @Suite(.serialized) struct SDKTests {}
 
-/// A real `rooftop` server for the SDK: a SQLite file in a temporary directory, HTTP on a free
-/// loopback port, mail to a file outbox whose links point at this server.
+/// A real `rooftop` server for the SDK: a SQLite file in a temporary directory (or a PostgreSQL
+/// database, with `ROOFTOP_TEST_STORE=postgres`), HTTP on a free loopback port, mail to a file
+/// outbox whose links point at this server.
 final class SDKServer: Sendable {
     let port: Int
     let directory: URL
@@ -43,7 +44,7 @@ final class SDKServer: Sendable {
     ) async throws -> SDKServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-sdk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: directory.appendingPathComponent("data.db").path)
+        let opened = try await TestStores.open(in: directory)
         let port = try Loopback.freePort()
         var services = ServicesConfiguration()
         services.allowClientClassCreation = true
@@ -56,12 +57,17 @@ final class SDKServer: Sendable {
             publicServerURL: "http://127.0.0.1:\(port)/parse", appId: sdkAppId)
         let (running, continuation) = AsyncStream<Int>.makeStream()
         let app = buildApplication(
-            store: store, services: services, http: HTTPConfiguration(appId: sdkAppId, masterKey: sdkMasterKey), host: "127.0.0.1",
+            store: opened.store, services: services, http: HTTPConfiguration(appId: sdkAppId, masterKey: sdkMasterKey), host: "127.0.0.1",
             port: port, logger: logger, passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts, mail: mail,
             onServerRunning: { port in continuation.yield(port) })
         let task = Task {
-            defer { try? store.close() }
-            try await app.runService(gracefulShutdownSignals: [])
+            do {
+                try await app.runService(gracefulShutdownSignals: [])
+            } catch {
+                await opened.close()
+                throw error
+            }
+            await opened.close()
         }
         for await _ in running { break }
         return SDKServer(port: port, directory: directory, task: task)

@@ -8,22 +8,41 @@ public struct IndexPlan: Sendable, Equatable {
     public var name: String
     /// Whether the index enforces uniqueness.
     public var unique: Bool
-    /// The indexed expressions, in order, each with ` DESC` when descending.
-    public var expressions: [String]
+    /// The indexed expressions, in order.
+    public var columns: [Column]
+
+    /// One indexed expression and its direction.
+    public struct Column: Sendable, Equatable {
+        /// The SQL expression (a column or the compiler's expression for a field).
+        public var expression: String
+        /// Whether the index sorts it descending.
+        public var descending: Bool
+    }
+
+    /// The column list as SQL, each expression parenthesized (PostgreSQL needs it for
+    /// expressions; SQLite accepts it).
+    public func columnList() -> String {
+        columns.map { "(\($0.expression))" + ($0.descending ? " DESC" : "") }.joined(separator: ", ")
+    }
 
     /// The indexes of `schema` stored in `table`.
     public static func indexes(_ schema: ClassSchema, table: String, dialect: any SQLDialect) -> [IndexPlan] {
         var plans: [IndexPlan] = []
         for field in schema.userPointerFields {
             plans.append(
-                IndexPlan(name: pointerIndexName(field, table: table), unique: false, expressions: [dialect.jsonText("data", [field, "objectId"])]))
+                IndexPlan(
+                    name: pointerIndexName(field, table: table), unique: false,
+                    columns: [Column(expression: dialect.jsonText("data", [field, "objectId"]), descending: false)]))
         }
         for field in schema.uniqueFields {
-            plans.append(IndexPlan(name: "\(table)_unique_\(field)", unique: true, expressions: [dialect.jsonText("data", [field])]))
+            plans.append(
+                IndexPlan(
+                    name: "\(table)_unique_\(field)", unique: true,
+                    columns: [Column(expression: dialect.jsonText("data", [field]), descending: false)]))
         }
         for (indexName, keys) in schema.indexes.sorted(by: { $0.key < $1.key }) {
             guard FieldName.isIdentifier(indexName), !keys.isEmpty else { continue }
-            var columns: [String] = []
+            var columns: [Column] = []
             for (field, direction) in keys.sorted(by: { $0.key < $1.key }) {
                 guard FieldName.isIdentifier(field) else { continue }
                 let expr: String
@@ -34,10 +53,10 @@ public struct IndexPlan: Sendable, Equatable {
                 case (_, .string?): expr = dialect.jsonText("data", [field])
                 default: expr = dialect.jsonValue("data", [field])
                 }
-                columns.append(expr + (direction < 0 ? " DESC" : ""))
+                columns.append(Column(expression: expr, descending: direction < 0))
             }
             guard !columns.isEmpty else { continue }
-            plans.append(IndexPlan(name: requestedIndexName(indexName, table: table), unique: false, expressions: columns))
+            plans.append(IndexPlan(name: requestedIndexName(indexName, table: table), unique: false, columns: columns))
         }
         return plans
     }

@@ -100,7 +100,9 @@ extension QueryCompiler {
         case .all, .containedBy:
             return "0 = 1"
         case .regex(let pattern, let options):
-            return dialect.regexMatch(json ? dialect.jsonString(expr) : expr, pattern: bind(.text(pattern)), options: bind(.text(options)))
+            return dialect.regexMatch(
+                json ? dialect.jsonString(expr) : expr, pattern: bind(.text(dialect.regexPattern(pattern, options: options))),
+                options: bind(.text(options)))
         case .inQuery(let sub), .notInQuery(let sub):
             guard case .pointer(let target)? = type, target == sub.className else {
                 if case .notInQuery = condition { return "1 = 1" }

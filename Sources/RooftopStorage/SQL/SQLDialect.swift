@@ -36,6 +36,8 @@ public protocol SQLDialect: Sendable {
     func permissionCheck(_ column: String, _ placeholders: [String]) -> String
     /// `document` with the top-level `keys` removed.
     func removeKeys(_ document: String, _ keys: [String]) -> String
+    /// The pattern to bind for a Parse (PCRE-style) regular expression with `options`.
+    func regexPattern(_ pattern: String, options: String) -> String
     /// A boolean: `value` matches the regular expression.
     func regexMatch(_ value: String, pattern: String, options: String) -> String
 }

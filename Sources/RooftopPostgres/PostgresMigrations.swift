@@ -1,0 +1,86 @@
+import Logging
+import PostgresNIO
+
+/// Numbered, append-only migrations of the PostgreSQL database, the same steps as SQLite's.
+///
+/// Nodes starting together take turns through an advisory lock, so each step runs once.
+enum PostgresMigrations {
+    static let steps: [(id: String, sql: [String])] = [
+        (
+            "0001_schema",
+            [
+                // One row per class: its physical table and its schema (fields, CLP, indexes) as JSON.
+                #"CREATE TABLE "_SCHEMA" ("className" text PRIMARY KEY, "tableName" text NOT NULL UNIQUE, "schema" text NOT NULL)"#
+            ]
+        ),
+        (
+            "0002_schema_version",
+            [
+                // Bumped by every change to _SCHEMA, so a node learns from one read whether its
+                // catalog is current.
+                #"CREATE TABLE "_SCHEMA_VERSION" ("version" bigint NOT NULL)"#,
+                #"INSERT INTO "_SCHEMA_VERSION" ("version") VALUES (0)"#,
+                #"""
+                CREATE FUNCTION rt_bump_schema_version() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN UPDATE "_SCHEMA_VERSION" SET "version" = "version" + 1; RETURN NULL; END $$
+                """#,
+                #"""
+                CREATE TRIGGER "_SCHEMA_changed" AFTER INSERT OR UPDATE OR DELETE ON "_SCHEMA"
+                FOR EACH STATEMENT EXECUTE FUNCTION rt_bump_schema_version()
+                """#,
+            ]
+        ),
+        (
+            "0003_rate_limits",
+            [
+                // One fixed-window counter per rate-limit key (rule, zone and client).
+                #"CREATE TABLE "_RATE_LIMIT" ("key" text PRIMARY KEY, "windowEnds" bigint NOT NULL, "count" bigint NOT NULL)"#
+            ]
+        ),
+        (
+            "0004_regex",
+            [
+                // Parse's $regex over PostgreSQL's own engine (the pattern is translated by
+                // PostgresDialect.regexPattern); `i` picks the case-insensitive operator.
+                #"""
+                CREATE FUNCTION rt_regex(value text, pattern text, options text) RETURNS boolean
+                LANGUAGE sql IMMUTABLE AS $$
+                SELECT CASE WHEN strpos(options, 'i') > 0 THEN value ~* pattern ELSE value ~ pattern END $$
+                """#
+            ]
+        ),
+    ]
+
+    /// An arbitrary constant: the advisory lock all nodes take while migrating.
+    static let lockKey: Int64 = 0x526F_6F66_746F_7001
+
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
+            do {
+                try await connection.query(
+                    #"CREATE TABLE IF NOT EXISTS "_MIGRATIONS" ("id" text PRIMARY KEY, "appliedAt" timestamptz NOT NULL DEFAULT now())"#,
+                    logger: logger)
+                var applied: Set<String> = []
+                for try await id in try await connection.query(#"SELECT "id" FROM "_MIGRATIONS""#, logger: logger).decode(String.self) {
+                    applied.insert(id)
+                }
+                for step in steps where !applied.contains(step.id) {
+                    try await connection.query("BEGIN", logger: logger)
+                    do {
+                        for sql in step.sql { try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
+                        try await connection.query(#"INSERT INTO "_MIGRATIONS" ("id") VALUES (\#(step.id))"#, logger: logger)
+                        try await connection.query("COMMIT", logger: logger)
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                }
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+public import Logging
+import PostgresNIO
+public import RooftopCore
+public import RooftopStorage
+public import ServiceLifecycle
+
+/// The store for several nodes: PostgreSQL through postgres-nio's connection pool.
+///
+/// Run it as a service (`run()` keeps the pool alive), then call `prepare()` before the first
+/// request: it checks the connection and runs pending migrations.
+public final class PostgresStore: DataStore, Service {
+    let client: PostgresClient
+    let logger: Logger
+    let dialect = PostgresDialect()
+    /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
+    let catalogCache = LockedValue<VersionedCatalog?>(nil)
+
+    /// A catalog and the schema version it reflects.
+    struct VersionedCatalog: Sendable {
+        var catalog: QueryCompiler.Catalog
+        var version: Int64
+    }
+
+    /// A store on the database `url` describes.
+    public init(url: PostgresURL, logger: Logger) {
+        client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    /// Keeps the connection pool running until the task is cancelled.
+    public func run() async throws {
+        await client.run()
+    }
+
+    /// Connects and migrates; fails with `StorageError.unavailable` when the database can't be
+    /// reached or refuses (the operator sees why).
+    public func prepare() async throws {
+        do {
+            try await PostgresMigrations.migrate(client, logger: logger)
+        } catch {
+            throw StorageError.unavailable("cannot use the PostgreSQL database: \(Self.describe(error))")
+        }
+    }
+
+    // MARK: Schemas
+
+    /// The schema catalog, loaded once and refreshed after schema changes.
+    func catalog() async throws -> QueryCompiler.Catalog {
+        if let cached = catalogCache.withLock({ $0 }) { return cached.catalog }
+        return try await reloadCatalog()
+    }
+
+    /// Reads the catalog from the database and keeps it if it is the newest seen.
+    @discardableResult
+    func reloadCatalog() async throws -> QueryCompiler.Catalog {
+        let loaded = try await transaction { connection in
+            VersionedCatalog(
+                catalog: try await Self.loadCatalog(connection, self.logger), version: try await Self.schemaVersion(connection, self.logger))
+        }
+        catalogCache.withLock { cached in
+            if cached == nil || cached?.version ?? 0 < loaded.version { cached = loaded }
+        }
+        return loaded.catalog
+    }
+
+    static func schemaVersion(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
+        for try await version in try await connection.query(#"SELECT "version" FROM "_SCHEMA_VERSION""#, logger: logger).decode(Int64.self) {
+            return version
+        }
+        return 0
+    }
+
+    static func loadCatalog(_ connection: PostgresConnection, _ logger: Logger) async throws -> QueryCompiler.Catalog {
+        var schemas: [ClassName: ClassSchema] = [:]
+        var tables: [ClassName: String] = [:]
+        let rows = try await connection.query(#"SELECT "className", "tableName", "schema" FROM "_SCHEMA""#, logger: logger)
+        for try await (className, table, json) in rows.decode((String, String, String).self) {
+            let schema = try SchemaCoding.decode(className: className, json: json)
+            schemas[schema.className] = schema
+            tables[schema.className] = table
+        }
+        return QueryCompiler.Catalog(schemas: schemas, tables: tables)
+    }
+
+    /// The schema of a class, from the cached catalog.
+    public func schema(_ className: ClassName) async throws -> ClassSchema? {
+        try await catalog().schemas[className]
+    }
+
+    /// Every class's schema, sorted by name.
+    public func allSchemas() async throws -> [ClassSchema] {
+        try await catalog().schemas.values.sorted { $0.className.rawValue < $1.className.rawValue }
+    }
+
+    /// Changes a schema in one transaction (see `DataStore.alterSchema`).
+    public func alterSchema(
+        _ className: ClassName, _ change: @escaping @Sendable (ClassSchema?) throws -> ClassSchema
+    ) async throws -> ClassSchema {
+        try await writeTransaction { connection in
+            let writer = PostgresSchemaWriter(connection: connection, logger: self.logger)
+            try await writer.lock(className)
+            let current = try await writer.load(className)
+            let next = try change(current?.0)
+            if let (old, table) = current { try await writer.dropRemoved(from: old, to: next, table: table) }
+            try await writer.save(next)
+            return next
+        }
+    }
+
+    /// Drops an empty class and its relation tables.
+    public func deleteClass(_ className: ClassName) async throws {
+        try await writeTransaction { connection in
+            let writer = PostgresSchemaWriter(connection: connection, logger: self.logger)
+            try await writer.lock(className)
+            try await writer.drop(className)
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction on one pooled connection; any error rolls it back and is
+    /// thrown as it was (postgres-nio's own helper wraps it).
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: logger)
+                do {
+                    let value = try await body(connection)
+                    try await connection.query("COMMIT", logger: logger)
+                    return value
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch let error as PSQLError {
+            throw Self.storageError(error)
+        }
+    }
+
+    /// A transaction that may change the schema: the catalog is refreshed when it did.
+    func writeTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let (value, version) = try await transaction { connection in
+            (try await body(connection), try await Self.schemaVersion(connection, logger))
+        }
+        if catalogCache.withLock({ $0?.version }) != version { try await reloadCatalog() }
+        return value
+    }
+
+    /// Unique violations name their index (`<table>_unique_<field>`); anything else means the
+    /// database failed.
+    static func storageError(_ error: PSQLError) -> any Error {
+        let state = error.serverInfo?[.sqlState]
+        if state == "23505" {
+            let constraint = error.serverInfo?[.constraintName] ?? ""
+            let field = constraint.range(of: "_unique_", options: .backwards).map { String(constraint[$0.upperBound...]) }
+            return StorageError.duplicate(field: field, cause: describe(error))
+        }
+        if state == "2201B" { return ParseError(.invalidQuery, "Invalid regular expression.") }
+        return StorageError.unavailable(describe(error))
+    }
+
+    /// The server's message when there is one (postgres-nio's description hides it).
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return "\(error.code): \(message)" }
+        return "\(error.code)\(error.underlying.map { " (\($0))" } ?? "")"
+    }
+
+    // MARK: Queries
+
+    /// Runs a query compiled with the caller's access.
+    public func find(_ request: FindRequest) async throws -> [StoredObject] {
+        let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className))
+        return try await rows(statement) { row in try Self.object(from: row) }
+    }
+
+    /// Counts a query's matches with the caller's access.
+    public func count(_ request: FindRequest) async throws -> Int {
+        let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className), count: true)
+        return try await rows(statement) { row in Int(try row.decode(Int64.self)) }.first ?? 0
+    }
+
+    /// The catalog, reloaded once when it lacks `className` (another node may have made it).
+    private func catalogKnowing(_ className: ClassName) async throws -> QueryCompiler.Catalog {
+        let catalog = try await catalog()
+        if catalog.tables[className] != nil { return catalog }
+        return try await reloadCatalog()
+    }
+
+    private func rows<T: Sendable>(_ statement: SQLFragment, _ transform: (PostgresRow) throws -> T) async throws -> [T] {
+        do {
+            var result: [T] = []
+            for try await row in try await client.query(Self.query(statement), logger: logger) { result.append(try transform(row)) }
+            return result
+        } catch let error as PSQLError {
+            throw Self.storageError(error)
+        }
+    }
+
+    static func query(_ statement: SQLFragment) -> PostgresQuery {
+        PostgresQuery(unsafeSQL: statement.sql, binds: bindings(statement.bindings))
+    }
+
+    static func bindings(_ values: [SQLValue]) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: bindings.appendNull()
+            case .integer(let n): bindings.append(n)
+            case .real(let d): bindings.append(d)
+            case .text(let s), .json(let s): bindings.append(s)
+            case .bool(let b): bindings.append(b)
+            }
+        }
+        return bindings
+    }
+
+    static func object(from row: PostgresRow) throws -> StoredObject {
+        let (id, created, updated, read, write, data) = try row.decode((String, String, String, String?, String?, String).self)
+        guard let createdAt = ParseDate(iso: created), let updatedAt = ParseDate(iso: updated) else {
+            throw StorageError.corrupt("a stored row has unreadable dates")
+        }
+        return StoredObject(
+            objectId: id, createdAt: createdAt, updatedAt: updatedAt, acl: try DocumentCoding.acl(read: read, write: write),
+            fields: try DocumentCoding.decode(data))
+    }
+}

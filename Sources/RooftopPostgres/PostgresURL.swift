@@ -1,0 +1,50 @@
+import Foundation
+public import PostgresNIO
+
+/// A `postgres://user:password@host:port/database?sslmode=…` URL, read into postgres-nio's
+/// client configuration.
+public struct PostgresURL: Sendable {
+    /// The client configuration the URL describes.
+    public var configuration: PostgresClient.Configuration
+    /// The URL with its password hidden, for logs and messages.
+    public var redacted: String
+
+    /// Reads `text`; `poolSize` is the most connections this process opens.
+    ///
+    /// `sslmode`: `disable`, `prefer` (the default: TLS when the server offers it, unverified),
+    /// `require` (TLS, unverified), `verify-full` (TLS, certificate and host name checked).
+    public init(_ text: String, poolSize: Int = 20) throws(PostgresURLError) {
+        guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, !host.isEmpty
+        else { throw PostgresURLError("expected postgres://user:password@host:port/database") }
+        let user = components.user.flatMap { $0.removingPercentEncoding } ?? "postgres"
+        let password = components.password.flatMap { $0.removingPercentEncoding }
+        let database = String(components.path.drop { $0 == "/" }).removingPercentEncoding
+        let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        var unverified = TLSConfiguration.makeClientConfiguration()
+        unverified.certificateVerification = .none
+        let tls: PostgresClient.Configuration.TLS
+        switch mode {
+        case "disable": tls = .disable
+        case "prefer", "allow": tls = .prefer(unverified)
+        case "require": tls = .require(unverified)
+        case "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        default: throw PostgresURLError("unknown sslmode \(mode) (disable, prefer, require, verify-full)")
+        }
+        guard poolSize > 0 else { throw PostgresURLError("the pool size must be positive") }
+        configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: password,
+            database: database?.isEmpty == false ? database : nil, tls: tls)
+        configuration.options.maximumConnections = poolSize
+        var hidden = components
+        if hidden.password != nil { hidden.password = "***" }
+        redacted = hidden.string ?? "postgres://\(host)"
+    }
+}
+
+/// Why a database URL could not be used.
+public struct PostgresURLError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong, for the operator.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

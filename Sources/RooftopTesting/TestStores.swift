@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import PostgresNIO
+public import RooftopPostgres
+import RooftopSQLite
+public import RooftopStorage
+
+/// The database the tests run against: SQLite by default, PostgreSQL when
+/// `ROOFTOP_TEST_STORE=postgres` (`./scripts/test` runs the suites both ways). PostgreSQL tests
+/// use the throwaway server named by `ROOFTOP_TEST_POSTGRES_URL`, a new database each.
+public enum TestStores {
+    /// Which backend this test run uses.
+    public static var usePostgres: Bool { ProcessInfo.processInfo.environment["ROOFTOP_TEST_STORE"] == "postgres" }
+
+    /// A store in `directory` (SQLite) or on a new database (PostgreSQL), and how to close it.
+    public static func open(in directory: URL) async throws -> OpenStore {
+        if usePostgres {
+            let (store, task) = try await postgres()
+            return OpenStore(store: store) { task.cancel() }
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("data.db").path)
+        return OpenStore(store: store) { try? store.close() }
+    }
+
+    /// The throwaway PostgreSQL server's URL.
+    public static func postgresServerURL() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["ROOFTOP_TEST_POSTGRES_URL"] else {
+            throw TestStoreError("set ROOFTOP_TEST_POSTGRES_URL (./scripts/test starts a PostgreSQL and sets it)")
+        }
+        return url
+    }
+
+    /// The URL of a new, empty database on the test server.
+    public static func freshPostgresDatabase() async throws -> String {
+        let server = try postgresServerURL()
+        let admin = try PostgresURL(server, poolSize: 1).configuration
+        let name = "rt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let connection = try await PostgresConnection.connect(
+            configuration: PostgresConnection.Configuration(
+                host: admin.host ?? "127.0.0.1", port: admin.port ?? 5432, username: admin.username, password: admin.password,
+                database: admin.database, tls: .disable),
+            id: 1, logger: quiet)
+        defer { Task { try? await connection.close() } }
+        try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quiet)
+        guard var components = URLComponents(string: server) else { throw TestStoreError("unreadable ROOFTOP_TEST_POSTGRES_URL") }
+        components.path = "/" + name
+        return components.string ?? server
+    }
+
+    /// A prepared PostgreSQL store on a new database, its pool running until the task is cancelled.
+    public static func postgres(url: String? = nil, poolSize: Int = 8) async throws -> (PostgresStore, Task<Void, any Error>) {
+        let database: String
+        if let url { database = url } else { database = try await freshPostgresDatabase() }
+        let store = PostgresStore(url: try PostgresURL(database, poolSize: poolSize), logger: quiet)
+        let task = Task { try await store.run() }
+        do {
+            try await store.prepare()
+        } catch {
+            task.cancel()
+            throw error
+        }
+        return (store, task)
+    }
+
+    static var quiet: Logger {
+        var logger = Logger(label: "test-store")
+        logger.logLevel = .critical
+        return logger
+    }
+}
+
+/// A store opened for one test.
+public struct OpenStore: Sendable {
+    /// The store.
+    public let store: any DataStore
+    /// Closes it (SQLite: checkpoint and close; PostgreSQL: stop the pool).
+    public let close: @Sendable () async -> Void
+
+    /// Pairs a store with its closing.
+    public init(store: any DataStore, close: @escaping @Sendable () async -> Void) {
+        self.store = store
+        self.close = close
+    }
+}
+
+/// Why the test store could not be opened.
+public struct TestStoreError: Error, CustomStringConvertible {
+    /// What to fix.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
