@@ -20,11 +20,16 @@ public func buildApplication(
     let responder = ParseResponder(
         config: http, objects: objects, schemas: Schemas(store: store), aggregates: Aggregates(store: store, config: services),
         accounts: accounts, limiter: RateLimiter(rules: http.rateLimits, store: store, clock: clock), logger: logger)
+    // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
+    store.cacheBus.onEvent { [roles = objects.roles] event in
+        await accounts.apply(event)
+        if event == .roles || event == .everything { await roles.invalidate() }
+    }
     var app = Application(
         responder: responder,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)
-    app.addServices(SessionCleanup(accounts: accounts, limits: store, interval: sessionCleanupInterval, logger: logger))
+    app.addServices(SessionCleanup(accounts: accounts, store: store, interval: sessionCleanupInterval, logger: logger))
     return app
 }

@@ -49,6 +49,13 @@ enum PostgresMigrations {
                 """#
             ]
         ),
+        (
+            "0005_jobs",
+            [
+                // When each periodic job last ran, so one node runs it per interval.
+                #"CREATE TABLE "_JOB" ("name" text PRIMARY KEY, "lastRun" bigint NOT NULL)"#
+            ]
+        ),
     ]
 
     /// An arbitrary constant: the advisory lock all nodes take while migrating.

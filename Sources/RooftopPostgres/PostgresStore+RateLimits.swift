@@ -35,4 +35,20 @@ extension PostgresStore {
             throw Self.storageError(error)
         }
     }
+
+    /// One UPSERT that only succeeds when the last run is an interval old (see `DataStore`).
+    public func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
+        let due = PeriodicJob.due(interval)
+        let query: PostgresQuery = """
+            INSERT INTO "_JOB" ("name", "lastRun") VALUES (\(name), \(now))
+            ON CONFLICT ("name") DO UPDATE SET "lastRun" = excluded."lastRun" WHERE "_JOB"."lastRun" <= excluded."lastRun" - \(due)
+            RETURNING "lastRun"
+            """
+        do {
+            for try await _ in try await client.query(query, logger: logger) { return true }
+            return false
+        } catch let error as PSQLError {
+            throw Self.storageError(error)
+        }
+    }
 }

@@ -15,6 +15,7 @@ public final class PostgresStore: DataStore, Service {
     let dialect = PostgresDialect()
     /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
     let catalogCache = LockedValue<VersionedCatalog?>(nil)
+    let bus: PostgresCacheBus
 
     /// A catalog and the schema version it reflects.
     struct VersionedCatalog: Sendable {
@@ -26,11 +27,21 @@ public final class PostgresStore: DataStore, Service {
     public init(url: PostgresURL, logger: Logger) {
         client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
         self.logger = logger
+        bus = PostgresCacheBus(client: client, configuration: url.connection, logger: logger)
+        bus.onEvent { [catalogCache] event in
+            if event == .schema || event == .everything { catalogCache.withLock { $0 = nil } }
+        }
     }
 
-    /// Keeps the connection pool running until the task is cancelled.
+    /// `LISTEN`/`NOTIFY` between the nodes on this database.
+    public var cacheBus: any CacheBus { bus }
+
+    /// Keeps the connection pool and the cache bus's listener running until the task is cancelled.
     public func run() async throws {
-        await client.run()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            group.addTask { await self.bus.listen() }
+        }
     }
 
     /// Connects and migrates; fails with `StorageError.unavailable` when the database can't be
@@ -144,7 +155,10 @@ public final class PostgresStore: DataStore, Service {
         let (value, version) = try await transaction { connection in
             (try await body(connection), try await Self.schemaVersion(connection, logger))
         }
-        if catalogCache.withLock({ $0?.version }) != version { try await reloadCatalog() }
+        if catalogCache.withLock({ $0?.version }) != version {
+            try await reloadCatalog()
+            await bus.publish(.schema)
+        }
         return value
     }
 

@@ -6,6 +6,8 @@ public import PostgresNIO
 public struct PostgresURL: Sendable {
     /// The client configuration the URL describes.
     public var configuration: PostgresClient.Configuration
+    /// The same, for a single connection outside the pool (the cache bus's `LISTEN`).
+    var connection: PostgresConnection.Configuration
     /// The URL with its password hidden, for logs and messages.
     public var redacted: String
 
@@ -24,18 +26,34 @@ public struct PostgresURL: Sendable {
         var unverified = TLSConfiguration.makeClientConfiguration()
         unverified.certificateVerification = .none
         let tls: PostgresClient.Configuration.TLS
-        switch mode {
-        case "disable": tls = .disable
-        case "prefer", "allow": tls = .prefer(unverified)
-        case "require": tls = .require(unverified)
-        case "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-        default: throw PostgresURLError("unknown sslmode \(mode) (disable, prefer, require, verify-full)")
+        let connectionTLS: PostgresConnection.Configuration.TLS
+        do {
+            switch mode {
+            case "disable":
+                (tls, connectionTLS) = (.disable, .disable)
+            case "prefer", "allow":
+                (tls, connectionTLS) = (.prefer(unverified), .prefer(try NIOSSLContext(configuration: unverified)))
+            case "require":
+                (tls, connectionTLS) = (.require(unverified), .require(try NIOSSLContext(configuration: unverified)))
+            case "verify-ca", "verify-full":
+                let verified = TLSConfiguration.makeClientConfiguration()
+                (tls, connectionTLS) = (.require(verified), .require(try NIOSSLContext(configuration: verified)))
+            default:
+                throw PostgresURLError("unknown sslmode \(mode) (disable, prefer, require, verify-full)")
+            }
+        } catch let error as PostgresURLError {
+            throw error
+        } catch {
+            throw PostgresURLError("TLS set-up failed: \(error)")
         }
         guard poolSize > 0 else { throw PostgresURLError("the pool size must be positive") }
         configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user, password: password,
             database: database?.isEmpty == false ? database : nil, tls: tls)
         configuration.options.maximumConnections = poolSize
+        connection = PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: password,
+            database: database?.isEmpty == false ? database : nil, tls: connectionTLS)
         var hidden = components
         if hidden.password != nil { hidden.password = "***" }
         redacted = hidden.string ?? "postgres://\(host)"

@@ -25,4 +25,16 @@ extension SQLiteStore {
             return db.changesCount
         }
     }
+
+    /// One UPSERT that only succeeds when the last run is an interval old (see `DataStore`).
+    public func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
+        let sql = """
+            INSERT INTO _JOB (name, lastRun) VALUES (?, ?)
+            ON CONFLICT(name) DO UPDATE SET lastRun = excluded.lastRun WHERE _JOB.lastRun <= excluded.lastRun - ?
+            RETURNING lastRun
+            """
+        return try await writeTransaction { db in
+            try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [name, now, PeriodicJob.due(interval)]) != nil
+        }
+    }
 }

@@ -100,7 +100,10 @@ public struct Objects: Sendable {
         let touchesRoles = operations.contains { $0.className == .role }
         do {
             let outcomes = try await store.write(operations)
-            if touchesRoles { await roles.invalidate() }
+            if touchesRoles {
+                await roles.invalidate()
+                await store.cacheBus.publish(.roles)
+            }
             return outcomes
         } catch let error as StorageError {
             if error.duplicateField != nil { throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided") }

@@ -5,8 +5,8 @@ public import RooftopStorage
 /// Finds every role a user has, directly (`users`) or inherited through `roles`, and caches
 /// the answer per user.
 ///
-/// Any `_Role` write clears the cache on this node; entries also expire after `ttl`, which
-/// bounds how long another node's cache can lag behind a role change.
+/// Any `_Role` write clears the cache on this node and, through the store's cache bus, on the
+/// others; entries also expire after `ttl`.
 public actor RoleResolver {
     let store: any DataStore
     let ttl: Duration
@@ -37,11 +37,13 @@ public actor RoleResolver {
     /// Role names of `userId`, sorted.
     public func roles(forUser userId: String) async throws -> [String] {
         let now = ContinuousClock.now
-        if let hit = cache[userId], hit.expires > now { return hit.roles }
+        // Without the other nodes' invalidations, the cache can't be trusted: resolve every time.
+        let live = store.cacheBus.isLive
+        if live, let hit = cache[userId], hit.expires > now { return hit.roles }
         let startedAt = generation
         let roles = try await resolve(userId)
         // A role write during the lookup may have made this answer stale: don't keep it.
-        if generation == startedAt {
+        if live, generation == startedAt {
             if cache.count >= 10_000 { cache.removeAll() }
             cache[userId] = (roles, now + ttl)
         }

@@ -28,4 +28,15 @@ public protocol DataStore: RateLimitStore {
     ///
     /// An object that does not exist or that `access` may not write fails the group with 101.
     func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome]
+
+    /// How this store's nodes tell each other that caches are stale.
+    var cacheBus: any CacheBus { get }
+    /// Claims the run of periodic job `name` due every `interval` ms: true for exactly one
+    /// caller per interval, however many nodes ask (ms since 1970 in `now`).
+    func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool
+}
+
+extension DataStore {
+    /// One node: no other to tell.
+    public var cacheBus: any CacheBus { LocalCacheBus() }
 }

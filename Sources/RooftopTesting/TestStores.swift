@@ -31,18 +31,28 @@ public enum TestStores {
         return url
     }
 
-    /// The URL of a new, empty database on the test server.
-    public static func freshPostgresDatabase() async throws -> String {
-        let server = try postgresServerURL()
-        let admin = try PostgresURL(server, poolSize: 1).configuration
-        let name = "rt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    /// Runs one statement on the test server's own database (as its superuser).
+    public static func execute(_ sql: String) async throws {
+        let admin = try PostgresURL(try postgresServerURL(), poolSize: 1).configuration
         let connection = try await PostgresConnection.connect(
             configuration: PostgresConnection.Configuration(
                 host: admin.host ?? "127.0.0.1", port: admin.port ?? 5432, username: admin.username, password: admin.password,
                 database: admin.database, tls: .disable),
-            id: 1, logger: quiet)
-        defer { Task { try? await connection.close() } }
-        try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: quiet)
+            id: 2, logger: quiet)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: quiet)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+
+    /// The URL of a new, empty database on the test server.
+    public static func freshPostgresDatabase() async throws -> String {
+        let server = try postgresServerURL()
+        let name = "rt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await execute("CREATE DATABASE \(name)")
         guard var components = URLComponents(string: server) else { throw TestStoreError("unreadable ROOFTOP_TEST_POSTGRES_URL") }
         components.path = "/" + name
         return components.string ?? server

@@ -24,4 +24,8 @@ struct ObservedStore: DataStore {
         try await inner.countRequest(key: key, window: window, now: now)
     }
     func pruneRateLimits(before: Int64) async throws -> Int { try await inner.pruneRateLimits(before: before) }
+    var cacheBus: any CacheBus { inner.cacheBus }
+    func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
+        try await inner.claimJob(name, every: interval, now: now)
+    }
 }

@@ -31,6 +31,10 @@ enum SQLiteMigrations {
             // One fixed-window counter per rate-limit key (rule, zone and client).
             try db.execute(sql: "CREATE TABLE _RATE_LIMIT (key TEXT PRIMARY KEY NOT NULL, windowEnds INTEGER NOT NULL, count INTEGER NOT NULL)")
         }
+        migrator.registerMigration("0004_jobs") { db in
+            // When each periodic job last ran, so one node runs it per interval.
+            try db.execute(sql: "CREATE TABLE _JOB (name TEXT PRIMARY KEY NOT NULL, lastRun INTEGER NOT NULL)")
+        }
         return migrator
     }
 }

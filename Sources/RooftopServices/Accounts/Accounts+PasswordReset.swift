@@ -87,7 +87,7 @@ extension Accounts {
         } catch let error as ParseError where error.code == .objectNotFound {
             return .invalid
         }
-        await cache.removeUser(user.objectId)
+        await forget(.userSessions(userId: user.objectId))
         await audit.record(.passwordReset, userId: user.objectId)
         return .changed
     }

@@ -55,7 +55,7 @@ extension Accounts {
     public func deleteSession(_ sessionId: String, principal: Principal) async throws {
         _ = try await ownSession(sessionId, principal: principal)
         _ = try await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
-        await cache.removeSessions([sessionId])
+        await forget(.sessions(ids: [sessionId]))
         await audit.record(.sessionRevoked, userId: principal.userId, detail: sessionId)
     }
 
@@ -109,7 +109,7 @@ extension Accounts {
             } catch {
                 for id in ids { _ = try? await objects.store.write([.delete(className: .session, objectId: id, access: .master)]) }
             }
-            await cache.removeSessions(Set(ids))
+            await forget(.sessions(ids: ids))
             total += ids.count
             if ids.count < batchSize { return total }
         }

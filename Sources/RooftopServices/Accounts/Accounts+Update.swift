@@ -61,7 +61,7 @@ extension Accounts {
             grant: SchemaGrant(createClass: false, addFields: true))
         let outcomes = try await writeAccountGroup([update] + operations)
         if password != nil {
-            await cache.removeUser(userId)
+            await forget(.userSessions(userId: userId))
             await audit.record(.passwordChanged, userId: userId, detail: principal.isMaster ? "master key" : nil)
         }
         if email != nil { await audit.record(.emailChanged, userId: userId) }
@@ -85,7 +85,7 @@ extension Accounts {
         var operations: [WriteOperation] = [.delete(className: .user, objectId: userId, access: objects.writeAccess(decision, principal))]
         operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
         _ = try await writeAccountGroup(operations)
-        await cache.removeUser(userId)
+        await forget(.userSessions(userId: userId))
     }
 
     /// Links (`{"p":{…}}`) or unlinks (`{"p":null}`) providers; `authData: null` is 252.

@@ -255,9 +255,9 @@ public struct Accounts: Sendable {
             replaced = try await sessionIds(of: user.objectId, installationId: installationId).map {
                 .delete(className: .session, objectId: $0, access: .master)
             }
-            await cache.removeSessions(Set(replaced.map(\.objectId)))
         }
         _ = try await objects.store.write(replaced + [session])
+        if !replaced.isEmpty { await forget(.sessions(ids: replaced.map(\.objectId))) }
         return token
     }
 
@@ -361,7 +361,7 @@ public struct Accounts: Sendable {
         // Delete first, then drop the cache entry: a validation that read the session before the
         // delete cannot cache it afterwards (the removal bumps the cache's generation).
         _ = try? await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
-        await cache.remove(tokens.digest(token))
+        await forget(.sessionToken(digest: tokens.digest(token)))
         await audit.record(.logout, userId: userId)
     }
 
@@ -379,8 +379,10 @@ public struct Accounts: Sendable {
     /// (userId, sessionId) of a live session.
     func validate(_ token: String) async throws -> (String, String) {
         let digest = tokens.digest(token)
+        // Without the other nodes' invalidations, the cache can't be trusted: read every time.
+        let live = objects.store.cacheBus.isLive
         let (hit, generation) = await cache.lookup(digest)
-        if let hit { return (hit.userId, hit.sessionId) }
+        if live, let hit { return (hit.userId, hit.sessionId) }
         let query = QueryNode.field(FieldPath(field: .internal(.sessionToken)), .equals(.string(digest)))
         guard let session = try await find(.session, query, limit: 1).first,
             let userId = session.fields["user"]?["objectId"]?.stringValue,
@@ -403,7 +405,7 @@ public struct Accounts: Sendable {
             ])
             remaining = length
         }
-        await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining), readAt: generation)
+        if live { await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining), readAt: generation) }
         return (userId, session.objectId)
     }
 

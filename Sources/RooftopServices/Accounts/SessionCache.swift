@@ -56,4 +56,10 @@ actor SessionCache {
         generation += 1
         entries = entries.filter { !sessionIds.contains($0.value.sessionId) }
     }
+
+    /// Forgets everything (events from other nodes may have been missed).
+    func removeAll() {
+        generation += 1
+        entries.removeAll()
+    }
 }
