@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "RooftopServer",
             dependencies: [
-                "RooftopHTTP", "RooftopSQLite", "RooftopAuth", "RooftopMail",
+                "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopAuth", "RooftopMail",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming
@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "RooftopMailTests", dependencies: ["RooftopMail", "RooftopTesting"], swiftSettings: upcoming),
         .testTarget(
             name: "RooftopStorageTests",
-            dependencies: ["RooftopTesting", "RooftopSQLite", "RooftopPostgres"],
+            dependencies: ["RooftopTesting", "RooftopSQLite", "RooftopPostgres", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),
         .testTarget(

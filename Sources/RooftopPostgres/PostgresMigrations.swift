@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import RooftopStorage
 
 /// Numbered, append-only migrations of the PostgreSQL database, the same steps as SQLite's.
 ///
@@ -71,6 +72,10 @@ enum PostgresMigrations {
                 var applied: Set<String> = []
                 for try await id in try await connection.query(#"SELECT "id" FROM "_MIGRATIONS""#, logger: logger).decode(String.self) {
                     applied.insert(id)
+                }
+                let known = Set(steps.map(\.id))
+                if let newer = applied.subtracting(known).sorted().last {
+                    throw StorageError.unavailable("the database was migrated by a newer rooftop (\(newer)); upgrade this node")
                 }
                 for step in steps where !applied.contains(step.id) {
                     try await connection.query("BEGIN", logger: logger)

@@ -16,6 +16,7 @@ public final class PostgresStore: DataStore, Service {
     /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
     let catalogCache = LockedValue<VersionedCatalog?>(nil)
     let bus: PostgresCacheBus
+    let url: PostgresURL
 
     /// A catalog and the schema version it reflects.
     struct VersionedCatalog: Sendable {
@@ -26,6 +27,7 @@ public final class PostgresStore: DataStore, Service {
     /// A store on the database `url` describes.
     public init(url: PostgresURL, logger: Logger) {
         client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+        self.url = url
         self.logger = logger
         bus = PostgresCacheBus(client: client, configuration: url.connection, logger: logger)
         bus.onEvent { [catalogCache] event in
@@ -48,9 +50,13 @@ public final class PostgresStore: DataStore, Service {
     /// reached or refuses (the operator sees why).
     public func prepare() async throws {
         do {
+            // One direct connection first: the pool would keep retrying a refused connection
+            // instead of saying why.
+            let probe = try await PostgresConnection.connect(configuration: url.connection, id: 1, logger: logger)
+            try await probe.close()
             try await PostgresMigrations.migrate(client, logger: logger)
         } catch {
-            throw StorageError.unavailable("cannot use the PostgreSQL database: \(Self.describe(error))")
+            throw StorageError.unavailable("cannot use the PostgreSQL database \(url.redacted): \(Self.describe(error))")
         }
     }
 

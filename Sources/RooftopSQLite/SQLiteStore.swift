@@ -33,7 +33,11 @@ public final class SQLiteStore: DataStore {
         config.busyMode = .timeout(10)
         do {
             pool = try DatabasePool(path: path, configuration: config)
-            try SQLiteMigrations.migrator.migrate(pool)
+            let migrator = SQLiteMigrations.migrator
+            if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw StorageError.unavailable("the database was migrated by a newer rooftop; upgrade this binary")
+            }
+            try migrator.migrate(pool)
         } catch {
             throw StorageError.unavailable("cannot open the SQLite database: \(error)")
         }

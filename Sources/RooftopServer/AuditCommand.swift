@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import RooftopCore
-import RooftopSQLite
 import RooftopServices
 import RooftopStorage
 
@@ -11,6 +10,8 @@ import RooftopStorage
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "audit", abstract: "Show authentication events, newest first.")
     @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir = "./rooftop-data"
+    @Option(name: .customLong("database-url"), help: "The PostgreSQL database (default: databaseURI from the environment, else SQLite).")
+    var databaseURL: String?
     @Option(help: "Only this user's events (objectId).") var user: String?
     @Option(help: "Only this event type, e.g. login.failed (types: \(AuditLog.Event.allCases.map(\.rawValue).joined(separator: ", "))).")
     var type: String?
@@ -32,12 +33,25 @@ struct AuditCommand: AsyncParsableCommand {
             }
             conditions.append(.field(FieldPath(field: .createdAt), .compare(op, ["__type": "Date", "iso": .string(date.iso)])))
         }
-        let path = dataDir + "/data.db"
-        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no database at \(path)") }
-        let store = try SQLiteStore(path: path)
-        defer { try? store.close() }
-        let log = AuditLog(store: store, clock: { ParseDate(millisecondsSince1970: 0) }, logger: Logger(label: "audit"))
-        let events = try await log.find(.and(conditions), limit: max(1, min(limit, 10_000)))
+        var configuration = ServerConfiguration()
+        configuration.dataDir = dataDir
+        let environment = ServerConfiguration.environmentValues(ProcessInfo.processInfo.environment)
+        configuration.databaseURI = databaseURL ?? environment["databaseURI"]?.stringValue
+        if configuration.databaseURI == nil, !FileManager.default.fileExists(atPath: dataDir + "/data.db") {
+            throw ValidationError("no database at \(dataDir)/data.db")
+        }
+        var logger = Logger(label: "audit")
+        logger.logLevel = .error
+        let database = try await Database.open(configuration, logger: logger)
+        let log = AuditLog(store: database.store, clock: { ParseDate(millisecondsSince1970: 0) }, logger: Logger(label: "audit"))
+        let events: [StoredObject]
+        do {
+            events = try await log.find(.and(conditions), limit: max(1, min(limit, 10_000)))
+        } catch {
+            await database.close()
+            throw error
+        }
+        await database.close()
         if events.isEmpty { print("no events") }
         for event in events {
             let f = event.fields

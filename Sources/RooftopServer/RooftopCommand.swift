@@ -17,6 +17,8 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "Port to listen on (default 1337).") var port: Int?
     @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir: String?
     @Option(help: "Configuration file (default <data-dir>/rooftop.json).") var config: String?
+    @Option(name: .customLong("database-url"), help: "PostgreSQL (postgres://user:password@host:port/db) instead of SQLite.")
+    var databaseURL: String?
 
     /// Defaults < file < environment < flags.
     func load(environment: [String: String]) throws -> ServerConfiguration {
@@ -29,6 +31,7 @@ struct ConfigOptions: ParsableArguments {
         var flags: [String: JSON] = ["dataDir": .string(dir)]
         if let host { flags["host"] = .string(host) }
         if let port { flags["port"] = .number(Double(port)) }
+        if let databaseURL { flags["databaseURI"] = .string(databaseURL) }
         try configuration.apply(flags, source: "flags")
         return configuration
     }

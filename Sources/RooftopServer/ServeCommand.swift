@@ -9,7 +9,7 @@ import RooftopMail
 import RooftopSQLite
 import RooftopServices
 
-/// `rooftop serve`: runs the server on the embedded SQLite database.
+/// `rooftop serve`: runs the server on the embedded SQLite database, or on PostgreSQL.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the server.")
     @OptionGroup var options: ConfigOptions
@@ -25,12 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
         let keys = try KeyFile.loadOrCreate(configuration: &configuration)
         var logger = Logger(label: "rooftop")
         logger.logLevel = configuration.swiftLogLevel
-        let store: SQLiteStore
-        do {
-            store = try SQLiteStore(path: configuration.dataDir + "/data.db")
-        } catch {
-            throw ValidationError("cannot open the database in \(configuration.dataDir): \(error)")
-        }
+        let database = try await Database.open(configuration, logger: logger)
+        let store = database.store
         var http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
         let mail: AccountMail?
         do {
@@ -49,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
             let lost = await queue.finish(within: .seconds(5))
             if lost > 0 { logger.warning("\(lost) queued mail message(s) not delivered before shutdown") }
         }
-        try store.close()
+        await database.close()
         logger.info("stopped; database closed")
     }
 }

@@ -12,6 +12,9 @@ struct ServerConfiguration: Sendable {
     var host = "127.0.0.1"
     var port = 1337
     var dataDir = "./rooftop-data"
+    /// PostgreSQL instead of the embedded SQLite file (`postgres://…`).
+    var databaseURI: String?
+    var databasePoolSize = 20
     var appId: String?
     var masterKey: String?
     var clientKey: String?
@@ -59,7 +62,8 @@ struct ServerConfiguration: Sendable {
 
     /// Every key, for `config print` and the docs.
     static let keys = [
-        "host", "port", "dataDir", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey", "masterKeyIps",
+        "host", "port", "dataDir", "databaseURI", "databasePoolSize", "appId", "masterKey", "clientKey", "restAPIKey", "javascriptKey", "dotNetKey",
+        "masterKeyIps",
         "mountPath", "serverURL", "profile", "allowClientClassCreation", "allowCustomObjectId", "objectIdSize", "defaultLimit",
         "maxLimit", "maxBodySize", "allowOrigin", "publicServerURL", "requestComplexity", "sessionLength", "enforcePrivateUsers",
         "enableAnonymousUsers", "defaultACL", "passwordPolicy", "anonymousUserTTL", "extendSessionOnUse",
@@ -106,6 +110,15 @@ struct ServerConfiguration: Sendable {
             case "host": host = try string()
             case "port": port = try int()
             case "dataDir": dataDir = try string()
+            case "databaseURI", "databaseURL":
+                let uri = try string()
+                guard uri.hasPrefix("postgres://") || uri.hasPrefix("postgresql://") else {
+                    throw ConfigError("\(source): databaseURI must be a postgres:// URL (leave it out for the embedded SQLite)")
+                }
+                databaseURI = uri
+            case "databasePoolSize":
+                databasePoolSize = try int()
+                guard databasePoolSize > 0 else { throw ConfigError("\(source): databasePoolSize must be positive") }
             case "appId", "applicationId": appId = try string()
             case "masterKey": masterKey = try string()
             case "clientKey": clientKey = try string()
@@ -227,12 +240,12 @@ struct ServerConfiguration: Sendable {
     /// Values from `ROOFTOP_*` and `PARSE_SERVER_*` variables (ROOFTOP_ wins).
     static func environmentValues(_ env: [String: String]) -> [String: JSON] {
         var values: [String: JSON] = [:]
-        let aliases = ["APPLICATION_ID": "appId", "URL": "serverURL", "DATABASE_URI": "databaseURI"]
+        let aliases = ["APPLICATION_ID": "appId", "URL": "serverURL", "DATABASE_URL": "databaseURI"]
         for prefix in ["PARSE_SERVER_", "ROOFTOP_"] {
             for key in keys {
                 if let value = env[prefix + upperSnake(key)] { values[key] = .string(value) }
             }
-            for (name, key) in aliases where key != "databaseURI" {
+            for (name, key) in aliases {
                 if let value = env[prefix + name] { values[key] = .string(value) }
             }
         }
@@ -297,7 +310,9 @@ struct ServerConfiguration: Sendable {
     var redacted: JSON {
         func secret(_ s: String?) -> JSON { s == nil ? .null : "<redacted>" }
         return [
-            "host": .string(host), "port": .number(Double(port)), "dataDir": .string(dataDir), "appId": appId.map(JSON.string) ?? .null,
+            "host": .string(host), "port": .number(Double(port)), "dataDir": .string(dataDir),
+            "databaseURI": databaseURI.map { .string(Self.redactedURL($0)) } ?? .null, "databasePoolSize": .number(Double(databasePoolSize)),
+            "appId": appId.map(JSON.string) ?? .null,
             "masterKey": secret(masterKey), "clientKey": secret(clientKey), "restAPIKey": secret(restAPIKey),
             "javascriptKey": secret(javascriptKey), "dotNetKey": secret(dotNetKey), "masterKeyIps": .array(masterKeyIps.map(JSON.string)),
             "mountPath": .string(mountPath), "serverURL": serverURL.map(JSON.string) ?? .null, "profile": .string(profile),
@@ -331,6 +346,15 @@ struct ServerConfiguration: Sendable {
                 "conditionLimit": .number(Double(queryLimits.maxConditions)), "regexLengthLimit": .number(Double(queryLimits.maxRegexLength)),
             ],
         ]
+    }
+}
+
+extension ServerConfiguration {
+    /// `url` with its password replaced.
+    static func redactedURL(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "<redacted>"
+        return components.string ?? "<redacted>"
     }
 }
 

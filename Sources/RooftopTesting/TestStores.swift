@@ -31,13 +31,13 @@ public enum TestStores {
         return url
     }
 
-    /// Runs one statement on the test server's own database (as its superuser).
-    public static func execute(_ sql: String) async throws {
+    /// Runs one statement as the test server's superuser, on `database` (default: its own).
+    public static func execute(database: String? = nil, _ sql: String) async throws {
         let admin = try PostgresURL(try postgresServerURL(), poolSize: 1).configuration
         let connection = try await PostgresConnection.connect(
             configuration: PostgresConnection.Configuration(
                 host: admin.host ?? "127.0.0.1", port: admin.port ?? 5432, username: admin.username, password: admin.password,
-                database: admin.database, tls: .disable),
+                database: database ?? admin.database, tls: .disable),
             id: 2, logger: quiet)
         do {
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: quiet)

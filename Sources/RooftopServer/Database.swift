@@ -1,0 +1,43 @@
+import ArgumentParser
+import Logging
+import RooftopPostgres
+import RooftopSQLite
+import RooftopStorage
+
+/// The database `rooftop serve` runs on: the embedded SQLite file in the data directory, or
+/// PostgreSQL when `databaseURI` is set (several nodes may share it).
+struct Database {
+    let store: any DataStore
+    let close: () async -> Void
+
+    /// Opens (and migrates) the configured database; a refusal stops the start with its reason.
+    static func open(_ configuration: ServerConfiguration, logger: Logger) async throws -> Database {
+        guard let uri = configuration.databaseURI else {
+            do {
+                let store = try SQLiteStore(path: configuration.dataDir + "/data.db")
+                return Database(store: store) { try? store.close() }
+            } catch {
+                throw ValidationError("cannot open the database in \(configuration.dataDir): \(error)")
+            }
+        }
+        let url: PostgresURL
+        do {
+            url = try PostgresURL(uri, poolSize: configuration.databasePoolSize)
+        } catch {
+            throw ValidationError("databaseURI: \(error)")
+        }
+        let store = PostgresStore(url: url, logger: logger)
+        let pool = Task { try await store.run() }
+        do {
+            try await store.prepare()
+        } catch {
+            pool.cancel()
+            throw ValidationError("\(error)")
+        }
+        logger.info("database: PostgreSQL at \(url.redacted)")
+        return Database(store: store) {
+            pool.cancel()
+            _ = try? await pool.value
+        }
+    }
+}
