@@ -15,6 +15,7 @@ final class PostgresCacheBus: CacheBus {
     let client: PostgresClient
     let configuration: PostgresConnection.Configuration
     let logger: Logger
+    let timeout: Duration
     private let state = LockedValue(State())
 
     private struct State {
@@ -22,8 +23,9 @@ final class PostgresCacheBus: CacheBus {
         var handlers: [@Sendable (CacheEvent) async -> Void] = []
     }
 
-    init(client: PostgresClient, configuration: PostgresConnection.Configuration, logger: Logger) {
+    init(client: PostgresClient, configuration: PostgresConnection.Configuration, logger: Logger, timeout: Duration) {
         self.client = client
+        self.timeout = timeout
         self.configuration = configuration
         self.logger = logger
     }
@@ -39,7 +41,9 @@ final class PostgresCacheBus: CacheBus {
     func publish(_ event: CacheEvent) async {
         for payload in Self.payloads(event) {
             do {
-                try await client.query("SELECT pg_notify(\(Self.channel), \(node + " " + payload))", logger: logger)
+                try await withDeadline(timeout) { [client, logger, node] in
+                    _ = try await client.query("SELECT pg_notify(\(Self.channel), \(node + " " + payload))", logger: logger)
+                }
             } catch {
                 logger.error("cache invalidation not sent", metadata: ["error": "\(PostgresStore.describe(error))"])
             }

@@ -13,27 +13,14 @@ extension PostgresStore {
               "windowEnds" = CASE WHEN "_RATE_LIMIT"."windowEnds" <= \(now) THEN excluded."windowEnds" ELSE "_RATE_LIMIT"."windowEnds" END
             RETURNING "count", "windowEnds"
             """
-        do {
-            for try await (count, windowEnds) in try await client.query(query, logger: logger).decode((Int64, Int64).self) {
-                return (Int(count), windowEnds)
-            }
-            return (1, ends)
-        } catch let error as PSQLError {
-            throw Self.storageError(error)
-        }
+        let rows = try await self.query(query) { row in try row.decode((Int64, Int64).self) }
+        guard let (count, windowEnds) = rows.first else { return (1, ends) }
+        return (Int(count), windowEnds)
     }
 
     /// Deletes ended windows.
     public func pruneRateLimits(before: Int64) async throws -> Int {
-        do {
-            var removed = 0
-            for try await _ in try await client.query(#"DELETE FROM "_RATE_LIMIT" WHERE "windowEnds" < \#(before) RETURNING 1"#, logger: logger) {
-                removed += 1
-            }
-            return removed
-        } catch let error as PSQLError {
-            throw Self.storageError(error)
-        }
+        try await query(#"DELETE FROM "_RATE_LIMIT" WHERE "windowEnds" < \#(before) RETURNING 1"#) { _ in () }.count
     }
 
     /// One UPSERT that only succeeds when the last run is an interval old (see `DataStore`).
@@ -44,11 +31,6 @@ extension PostgresStore {
             ON CONFLICT ("name") DO UPDATE SET "lastRun" = excluded."lastRun" WHERE "_JOB"."lastRun" <= excluded."lastRun" - \(due)
             RETURNING "lastRun"
             """
-        do {
-            for try await _ in try await client.query(query, logger: logger) { return true }
-            return false
-        } catch let error as PSQLError {
-            throw Self.storageError(error)
-        }
+        return try await self.query(query) { _ in () }.isEmpty == false
     }
 }

@@ -5,7 +5,7 @@ import RooftopStorage
 extension PostgresStore {
     /// Performs the writes in one transaction (see `DataStore.write`).
     public func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        try await writeTransaction { connection in
+        try await writeTransaction { [self] connection in
             let writer = PostgresSchemaWriter(connection: connection, logger: logger)
             var outcomes: [WriteOutcome] = []
             for operation in operations { outcomes.append(try await perform(operation, writer)) }

@@ -17,6 +17,8 @@ public final class PostgresStore: DataStore, Service {
     let catalogCache = LockedValue<VersionedCatalog?>(nil)
     let bus: PostgresCacheBus
     let url: PostgresURL
+    /// The longest a database call may take, connection wait included.
+    let timeout: Duration
 
     /// A catalog and the schema version it reflects.
     struct VersionedCatalog: Sendable {
@@ -24,12 +26,14 @@ public final class PostgresStore: DataStore, Service {
         var version: Int64
     }
 
-    /// A store on the database `url` describes.
-    public init(url: PostgresURL, logger: Logger) {
+    /// A store on the database `url` describes; a call that gets no answer within `timeout`
+    /// (the database is down or overloaded) fails.
+    public init(url: PostgresURL, logger: Logger, timeout: Duration = .seconds(15)) {
+        self.timeout = timeout
         client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
         self.url = url
         self.logger = logger
-        bus = PostgresCacheBus(client: client, configuration: url.connection, logger: logger)
+        bus = PostgresCacheBus(client: client, configuration: url.connection, logger: logger, timeout: timeout)
         bus.onEvent { [catalogCache] event in
             if event == .schema || event == .everything { catalogCache.withLock { $0 = nil } }
         }
@@ -138,27 +142,23 @@ public final class PostgresStore: DataStore, Service {
 
     /// Runs `body` in a transaction on one pooled connection; any error rolls it back and is
     /// thrown as it was (postgres-nio's own helper wraps it).
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
-                do {
-                    let value = try await body(connection)
-                    try await connection.query("COMMIT", logger: logger)
-                    return value
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
-                }
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await leased { [logger] connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
             }
-        } catch let error as PSQLError {
-            throw Self.storageError(error)
         }
     }
 
     /// A transaction that may change the schema: the catalog is refreshed when it did.
-    func writeTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let (value, version) = try await transaction { connection in
+    func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let (value, version) = try await transaction { [logger] connection in
             (try await body(connection), try await Self.schemaVersion(connection, logger))
         }
         if catalogCache.withLock({ $0?.version }) != version {
@@ -209,14 +209,8 @@ public final class PostgresStore: DataStore, Service {
         return try await reloadCatalog()
     }
 
-    private func rows<T: Sendable>(_ statement: SQLFragment, _ transform: (PostgresRow) throws -> T) async throws -> [T] {
-        do {
-            var result: [T] = []
-            for try await row in try await client.query(Self.query(statement), logger: logger) { result.append(try transform(row)) }
-            return result
-        } catch let error as PSQLError {
-            throw Self.storageError(error)
-        }
+    private func rows<T: Sendable>(_ statement: SQLFragment, _ transform: @escaping @Sendable (PostgresRow) throws -> T) async throws -> [T] {
+        try await query(Self.query(statement), transform)
     }
 
     static func query(_ statement: SQLFragment) -> PostgresQuery {

@@ -53,6 +53,15 @@ public final class SQLiteStore: DataStore {
         try pool.close()
     }
 
+    /// Copies the database to a new file at `path` with SQLite's online backup: a consistent
+    /// snapshot while the server keeps reading and writing.
+    public func backup(to path: String) throws {
+        guard !FileManager.default.fileExists(atPath: path) else { throw StorageError.unavailable("\(path) already exists") }
+        let copy = try DatabaseQueue(path: path)
+        try pool.backup(to: copy)
+        try copy.close()
+    }
+
     // MARK: Schemas
 
     /// The schema catalog, loaded once and refreshed after schema changes.

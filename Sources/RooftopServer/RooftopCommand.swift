@@ -7,7 +7,10 @@ struct RooftopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rooftop",
         abstract: "A Parse-compatible backend for app users and their data.",
-        subcommands: [ServeCommand.self, ConfigCommand.self, OutboxCommand.self, AuditCommand.self],
+        subcommands: [
+            ServeCommand.self, ConfigCommand.self, OutboxCommand.self, AuditCommand.self, ExportCommand.self, ImportCommand.self,
+            BackupCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self)
 }
 

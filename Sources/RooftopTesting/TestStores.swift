@@ -62,7 +62,8 @@ public enum TestStores {
     public static func postgres(url: String? = nil, poolSize: Int = 8) async throws -> (PostgresStore, Task<Void, any Error>) {
         let database: String
         if let url { database = url } else { database = try await freshPostgresDatabase() }
-        let store = PostgresStore(url: try PostgresURL(database, poolSize: poolSize), logger: quiet)
+        // A short deadline: the outage tests wait for it.
+        let store = PostgresStore(url: try PostgresURL(database, poolSize: poolSize), logger: quiet, timeout: .seconds(3))
         let task = Task { try await store.run() }
         do {
             try await store.prepare()

@@ -7,10 +7,12 @@ import Testing
 /// server, and a database that can't be reached stops the start with its reason.
 extension ServerProcessTests {
     /// One request over a fresh connection: the status and the JSON body.
-    func exchange(_ port: Int, _ method: String, _ path: String, body: String = "", token: String? = nil) throws -> (Int, JSON) {
+    func exchange(_ port: Int, _ method: String, _ path: String, body: String = "", token: String? = nil, master: Bool = false) throws -> (Int, JSON)
+    {
         let connection = try Connection(port: port)
         var head = "\(method) /parse\(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Parse-Application-Id: proc-app\r\n"
         if let token { head += "X-Parse-Session-Token: \(token)\r\n" }
+        if master { head += "X-Parse-Master-Key: proc-master\r\n" }
         connection.send(head + "Content-Type: application/json\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
         let reply = connection.receiveAll()
         let status = Int(reply.split(separator: " ").dropFirst().first ?? "") ?? 0

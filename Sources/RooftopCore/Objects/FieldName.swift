@@ -28,6 +28,14 @@ public struct FieldName: Hashable, Sendable, CustomStringConvertible, Comparable
     /// `provider` must be a validated identifier.
     public static func `internal`(authIdOf provider: String) -> FieldName { FieldName(trusted: authIdPrefix + provider) }
 
+    /// A key of a stored document: a field name, or one of the server's internal fields (for
+    /// moving data between databases, never for client input).
+    public static func stored(_ name: String) throws(ParseError) -> FieldName {
+        if InternalField(rawValue: name) != nil { return FieldName(trusted: name) }
+        if name.hasPrefix(authIdPrefix), isIdentifier(String(name.dropFirst(authIdPrefix.count))) { return FieldName(trusted: name) }
+        return try FieldName(name)
+    }
+
     /// The prefix of `internal(authIdOf:)` fields.
     public static let authIdPrefix = "_auth_data_"
 

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RooftopSQLite
+import RooftopServices
+
+/// `rooftop export`: the whole database (schemas, objects with password hashes and sessions,
+/// relations) as JSON lines, to move to another database with `rooftop import`.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Write the whole database as JSON lines.")
+    @OptionGroup var options: ConfigOptions
+    @Option(help: "Where to write (default: standard output).") var output: String?
+
+    func run() async throws {
+        let database = try await TransferDatabase.open(options)
+        let sink: FileHandle
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw ValidationError("cannot create \(output)")
+            }
+            sink = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        } else {
+            sink = FileHandle.standardOutput
+        }
+        let bar = ProgressBar()
+        do {
+            try await Transfer.export(database.store, emit: { sink.write(Data(($0 + "\n").utf8)) }, progress: bar.update)
+        } catch {
+            await database.close()
+            throw ValidationError("export failed: \(error)")
+        }
+        bar.finish()
+        try sink.close()
+        await database.close()
+    }
+}
+
+/// `rooftop import`: reads an export into a new, empty database (SQLite or PostgreSQL).
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "import", abstract: "Load an export into an empty database.")
+    @OptionGroup var options: ConfigOptions
+    @Option(help: "The export to read.") var input: String
+
+    func run() async throws {
+        guard let text = try? String(contentsOfFile: input, encoding: .utf8) else { throw ValidationError("cannot read \(input)") }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        let database = try await TransferDatabase.open(options)
+        let bar = ProgressBar()
+        do {
+            try await Transfer.importing(lines, into: database.store) { bar.update("lines", $0, lines.count) }
+        } catch {
+            await database.close()
+            throw ValidationError("import failed: \(error)")
+        }
+        bar.finish()
+        await database.close()
+    }
+}
+
+/// `rooftop backup`: a consistent copy of the SQLite database, safe while the server runs.
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "backup", abstract: "Copy the SQLite database while it serves.")
+    @OptionGroup var options: ConfigOptions
+    @Option(help: "The new file to write.") var output: String
+
+    func run() async throws {
+        let configuration = try options.load(environment: ProcessInfo.processInfo.environment)
+        guard configuration.databaseURI == nil else { throw ValidationError("backup copies SQLite; for PostgreSQL use pg_dump") }
+        let path = configuration.dataDir + "/data.db"
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no database at \(path)") }
+        do {
+            let store = try SQLiteStore(path: path)
+            defer { try? store.close() }
+            try store.backup(to: output)
+        } catch {
+            throw ValidationError("backup failed: \(error)")
+        }
+        FileHandle.standardError.write(Data("backed up \(path) to \(output)\n".utf8))
+    }
+}
+
+/// The database a transfer command works on, as `rooftop serve` would open it.
+enum TransferDatabase {
+    static func open(_ options: ConfigOptions) async throws -> Database {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try options.load(environment: ProcessInfo.processInfo.environment)
+            try FileManager.default.createDirectory(atPath: configuration.dataDir, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        var logger = Logger(label: "rooftop")
+        logger.logLevel = .error
+        return try await Database.open(configuration, logger: logger)
+    }
+}
+
+/// Progress on standard error: redrawn in place on a terminal, a line per class otherwise.
+final class ProgressBar: @unchecked Sendable {
+    // @unchecked: used from one task at a time.
+    private let terminal = isatty(2) != 0
+    private var current = ""
+
+    func update(_ label: String, _ done: Int, _ total: Int) {
+        let width = 30
+        let filled = total > 0 ? min(width, done * width / total) : width
+        let text = "\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total)"
+        if terminal {
+            FileHandle.standardError.write(Data(("\r" + text).utf8))
+        } else if label != current || done == total {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+        current = label
+    }
+
+    func finish() {
+        if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

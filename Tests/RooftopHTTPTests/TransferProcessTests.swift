@@ -1,0 +1,79 @@
+import Foundation
+import RooftopCore
+import RooftopSQLite
+import RooftopStorage
+import RooftopTesting
+import Testing
+
+/// Moving up: `rooftop export` from SQLite, `rooftop import` into PostgreSQL (and back), with
+/// byte-identical exports and working logins; `rooftop backup` while the server runs.
+extension ServerProcessTests {
+    func rooftop(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (Int32, String) {
+        try runCommand(Self.root.appendingPathComponent(".build/debug/rooftop"), arguments, environment: environment)
+    }
+
+    @Test func exportImportRoundTripsAndBackup() async throws {
+        let work = try temporaryDirectory("transfer")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let sqliteDir = work.appendingPathComponent("sqlite")
+        try FileManager.default.createDirectory(at: sqliteDir, withIntermediateDirectories: true)
+
+        // Data worth moving, made through the API on SQLite.
+        let (server, port) = try await launch(in: sqliteDir)
+        let (_, ana) = try exchange(port, "POST", "/users", body: #"{"username":"ana","password":"correct horse battery","email":"ana@example.com"}"#)
+        let anaId = try #require(ana["objectId"]?.stringValue)
+        let token = try #require(ana["sessionToken"]?.stringValue)
+        let note = #"""
+            {"text":"héllo","n":2.5,"when":{"__type":"Date","iso":"2026-01-02T03:04:05.678Z"},"raw":{"__type":"Bytes","base64":"AAEC"},
+             "at":{"__type":"GeoPoint","latitude":35.6,"longitude":139.7},"tags":["a",1,true,null],"nested":{"deep":{"x":1}},
+             "owner":{"__type":"Pointer","className":"_User","objectId":"\#(anaId)"},"ACL":{"\#(anaId)":{"read":true,"write":true}}}
+            """#
+        #expect(try exchange(port, "POST", "/classes/Note", body: note, token: token).0 == 201)
+        let role =
+            #"{"name":"staff","ACL":{"*":{"read":true}},"users":{"__op":"AddRelation","objects":[{"__type":"Pointer","className":"_User","objectId":"\#(anaId)"}]}}"#
+        #expect(try exchange(port, "POST", "/roles", body: role, master: true).0 == 201)
+        // A consistent copy while the server runs.
+        let copy = work.appendingPathComponent("copy.db").path
+        let (backupStatus, backupOutput) = try rooftop(["backup", "--data-dir", sqliteDir.path, "--output", copy])
+        #expect(backupStatus == 0, "\(backupOutput)")
+        try await stop(server)
+        let copied = try SQLiteStore(path: copy)
+        let users = try await copied.find(FindRequest(className: .user, query: .always, scope: AccessScope(classes: [.user: .master])))
+        #expect(users.map(\.objectId) == [anaId])
+        try copied.close()
+
+        // SQLite → PostgreSQL → SQLite, each export the same bytes.
+        let first = work.appendingPathComponent("first.jsonl").path
+        var (status, output) = try rooftop(["export", "--data-dir", sqliteDir.path, "--output", first])
+        #expect(status == 0, "\(output)")
+        let url = try await TestStores.freshPostgresDatabase()
+        let pgDir = work.appendingPathComponent("pg")
+        (status, output) = try rooftop(["import", "--data-dir", pgDir.path, "--database-url", url, "--input", first])
+        #expect(status == 0, "\(output)")
+        let second = work.appendingPathComponent("second.jsonl").path
+        (status, output) = try rooftop(["export", "--data-dir", pgDir.path, "--database-url", url, "--output", second])
+        #expect(status == 0, "\(output)")
+        let firstBytes = try Data(contentsOf: URL(fileURLWithPath: first))
+        let secondBytes = try Data(contentsOf: URL(fileURLWithPath: second))
+        #expect(firstBytes.count > 500 && firstBytes == secondBytes)
+        #expect(String(decoding: firstBytes, as: UTF8.self).contains(#""relations":{"roles":[],"users":["\#(anaId)"]}"#))
+        let backDir = work.appendingPathComponent("back")
+        (status, output) = try rooftop(["import", "--data-dir", backDir.path, "--input", second])
+        #expect(status == 0, "\(output)")
+        let third = work.appendingPathComponent("third.jsonl").path
+        (status, output) = try rooftop(["export", "--data-dir", backDir.path, "--output", third])
+        let thirdBytes = try Data(contentsOf: URL(fileURLWithPath: third))
+        #expect(status == 0 && firstBytes == thirdBytes, "\(output)")
+        // Only into an empty database.
+        (status, output) = try rooftop(["import", "--data-dir", pgDir.path, "--database-url", url, "--input", first])
+        #expect(status != 0 && output.contains("not empty"), "\(output)")
+
+        // On PostgreSQL, the password and the session still work, and the data reads the same.
+        let (moved, movedPort) = try await launch(in: pgDir, environment: ["ROOFTOP_DATABASE_URI": url])
+        #expect(try exchange(movedPort, "GET", "/users/me", token: token).1["username"] == "ana")
+        #expect(try exchange(movedPort, "POST", "/login", body: #"{"username":"ana","password":"correct horse battery"}"#).0 == 200)
+        let notes = try exchange(movedPort, "GET", "/classes/Note", token: token).1["results"]?.arrayValue
+        #expect(notes?.first?["when"]?["iso"] == "2026-01-02T03:04:05.678Z" && notes?.first?["raw"]?["base64"] == "AAEC")
+        try await stop(moved)
+    }
+}
