@@ -31,6 +31,27 @@ public enum TestStores {
         return url
     }
 
+    /// The first column of the first row of `sql` as an integer (run as in `execute`).
+    public static func integer(database: String? = nil, _ sql: String) async throws -> Int {
+        let admin = try PostgresURL(try postgresServerURL(), poolSize: 1).configuration
+        let connection = try await PostgresConnection.connect(
+            configuration: PostgresConnection.Configuration(
+                host: admin.host ?? "127.0.0.1", port: admin.port ?? 5432, username: admin.username, password: admin.password,
+                database: database ?? admin.database, tls: .disable),
+            id: 3, logger: quiet)
+        var value = 0
+        do {
+            for try await number in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: quiet).decode(Int64.self) {
+                value = Int(number)
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+        return value
+    }
+
     /// Runs one statement as the test server's superuser, on `database` (default: its own).
     public static func execute(database: String? = nil, _ sql: String) async throws {
         let admin = try PostgresURL(try postgresServerURL(), poolSize: 1).configuration
