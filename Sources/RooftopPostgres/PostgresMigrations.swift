@@ -2,7 +2,8 @@ import Logging
 import PostgresNIO
 import RooftopStorage
 
-/// Numbered, append-only migrations of the PostgreSQL database, the same steps as SQLite's.
+/// Numbered, append-only migrations of the PostgreSQL database: the same steps, with the same
+/// ids, as SQLite's (`SQLiteMigrations`).
 ///
 /// Nodes starting together take turns through an advisory lock, so each step runs once.
 enum PostgresMigrations {
@@ -11,7 +12,15 @@ enum PostgresMigrations {
             "0001_schema",
             [
                 // One row per class: its physical table and its schema (fields, CLP, indexes) as JSON.
-                #"CREATE TABLE "_SCHEMA" ("className" text PRIMARY KEY, "tableName" text NOT NULL UNIQUE, "schema" text NOT NULL)"#
+                #"CREATE TABLE "_SCHEMA" ("className" text PRIMARY KEY, "tableName" text NOT NULL UNIQUE, "schema" text NOT NULL)"#,
+                // Parse's $regex over PostgreSQL's own engine (the pattern is translated by
+                // PostgresDialect.regexPattern); `i` picks the case-insensitive operator. SQLite
+                // registers its own rt_regex on each connection instead.
+                #"""
+                CREATE FUNCTION rt_regex(value text, pattern text, options text) RETURNS boolean
+                LANGUAGE sql IMMUTABLE AS $$
+                SELECT CASE WHEN strpos(options, 'i') > 0 THEN value ~* pattern ELSE value ~ pattern END $$
+                """#,
             ]
         ),
         (
@@ -39,19 +48,7 @@ enum PostgresMigrations {
             ]
         ),
         (
-            "0004_regex",
-            [
-                // Parse's $regex over PostgreSQL's own engine (the pattern is translated by
-                // PostgresDialect.regexPattern); `i` picks the case-insensitive operator.
-                #"""
-                CREATE FUNCTION rt_regex(value text, pattern text, options text) RETURNS boolean
-                LANGUAGE sql IMMUTABLE AS $$
-                SELECT CASE WHEN strpos(options, 'i') > 0 THEN value ~* pattern ELSE value ~ pattern END $$
-                """#
-            ]
-        ),
-        (
-            "0005_jobs",
+            "0004_jobs",
             [
                 // When each periodic job last ran, so one node runs it per interval.
                 #"CREATE TABLE "_JOB" ("name" text PRIMARY KEY, "lastRun" bigint NOT NULL)"#

@@ -9,7 +9,7 @@ public import ServiceLifecycle
 ///
 /// Run it as a service (`run()` keeps the pool alive), then call `prepare()` before the first
 /// request: it checks the connection and runs pending migrations.
-public final class PostgresStore: DataStore, Service {
+public final class PostgresStore: CatalogStore, Service {
     let client: PostgresClient
     let logger: Logger
     let dialect = PostgresDialect()
@@ -67,7 +67,7 @@ public final class PostgresStore: DataStore, Service {
     // MARK: Schemas
 
     /// The schema catalog, loaded once and refreshed after schema changes.
-    func catalog() async throws -> QueryCompiler.Catalog {
+    public func catalog() async throws -> QueryCompiler.Catalog {
         if let cached = catalogCache.withLock({ $0 }) { return cached.catalog }
         return try await reloadCatalog()
     }
@@ -102,16 +102,6 @@ public final class PostgresStore: DataStore, Service {
             tables[schema.className] = table
         }
         return QueryCompiler.Catalog(schemas: schemas, tables: tables)
-    }
-
-    /// The schema of a class, from the cached catalog.
-    public func schema(_ className: ClassName) async throws -> ClassSchema? {
-        try await catalog().schemas[className]
-    }
-
-    /// Every class's schema, sorted by name.
-    public func allSchemas() async throws -> [ClassSchema] {
-        try await catalog().schemas.values.sorted { $0.className.rawValue < $1.className.rawValue }
     }
 
     /// Changes a schema in one transaction (see `DataStore.alterSchema`).
@@ -200,6 +190,21 @@ public final class PostgresStore: DataStore, Service {
     public func count(_ request: FindRequest) async throws -> Int {
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className), count: true)
         return try await rows(statement) { row in Int(try row.decode(Int64.self)) }.first ?? 0
+    }
+
+    /// PostgreSQL's plan for a find (`EXPLAIN`), one line per step, with sequential scans
+    /// discouraged so that a tiny table still shows which index the query can use.
+    public func queryPlan(_ request: FindRequest) async throws -> [String] {
+        let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className))
+        var fragment = SQLFragment("EXPLAIN " + statement.sql)
+        fragment.bindings = statement.bindings
+        let explain = Self.query(fragment)
+        return try await transaction { [logger] connection in
+            try await connection.query("SET LOCAL enable_seqscan = off", logger: logger)
+            var lines: [String] = []
+            for try await line in try await connection.query(explain, logger: logger).decode(String.self) { lines.append(line) }
+            return lines
+        }
     }
 
     /// The catalog, reloaded once when it lacks `className` (another node may have made it).

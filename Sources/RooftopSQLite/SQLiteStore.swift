@@ -7,7 +7,7 @@ public import RooftopStorage
 /// means the write is committed and durable.
 ///
 /// Reads run concurrently on GRDB's reader pool; writes are short transactions on its writer.
-public final class SQLiteStore: DataStore {
+public final class SQLiteStore: CatalogStore {
     let pool: DatabasePool
     let dialect = SQLiteDialect()
     /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
@@ -65,7 +65,7 @@ public final class SQLiteStore: DataStore {
     // MARK: Schemas
 
     /// The schema catalog, loaded once and refreshed after schema changes.
-    func catalog() async throws -> QueryCompiler.Catalog {
+    public func catalog() async throws -> QueryCompiler.Catalog {
         if let cached = catalogCache.withLock({ $0 }) { return cached.catalog }
         let loaded = try await onReader(snapshot: true) { db in
             VersionedCatalog(catalog: try SQLiteStore.loadCatalog(db), version: try SQLiteStore.schemaVersion(db))
@@ -94,16 +94,6 @@ public final class SQLiteStore: DataStore {
             tables[schema.className] = row[1]
         }
         return QueryCompiler.Catalog(schemas: schemas, tables: tables)
-    }
-
-    /// The schema of a class, from the cached catalog.
-    public func schema(_ className: ClassName) async throws -> ClassSchema? {
-        try await catalog().schemas[className]
-    }
-
-    /// Every class's schema, sorted by name.
-    public func allSchemas() async throws -> [ClassSchema] {
-        try await catalog().schemas.values.sorted { $0.className.rawValue < $1.className.rawValue }
     }
 
     /// Changes a schema in one write transaction (see `DataStore.alterSchema`).

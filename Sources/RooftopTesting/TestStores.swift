@@ -33,27 +33,24 @@ public enum TestStores {
 
     /// The first column of the first row of `sql` as an integer (run as in `execute`).
     public static func integer(database: String? = nil, _ sql: String) async throws -> Int {
-        let admin = try PostgresURL(try postgresServerURL(), poolSize: 1).configuration
-        let connection = try await PostgresConnection.connect(
-            configuration: PostgresConnection.Configuration(
-                host: admin.host ?? "127.0.0.1", port: admin.port ?? 5432, username: admin.username, password: admin.password,
-                database: database ?? admin.database, tls: .disable),
-            id: 3, logger: quiet)
-        var value = 0
-        do {
+        try await withAdminConnection(database) { connection in
+            var value = 0
             for try await number in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: quiet).decode(Int64.self) {
                 value = Int(number)
             }
-        } catch {
-            try? await connection.close()
-            throw error
+            return value
         }
-        try await connection.close()
-        return value
     }
 
     /// Runs one statement as the test server's superuser, on `database` (default: its own).
     public static func execute(database: String? = nil, _ sql: String) async throws {
+        try await withAdminConnection(database) { connection in _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: quiet) }
+    }
+
+    /// A superuser connection to `database` (default: the server's own) for `body`, then closed.
+    private static func withAdminConnection<T: Sendable>(
+        _ database: String?, _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let admin = try PostgresURL(try postgresServerURL(), poolSize: 1).configuration
         let connection = try await PostgresConnection.connect(
             configuration: PostgresConnection.Configuration(
@@ -61,12 +58,13 @@ public enum TestStores {
                 database: database ?? admin.database, tls: .disable),
             id: 2, logger: quiet)
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: quiet)
+            let value = try await body(connection)
+            try await connection.close()
+            return value
         } catch {
             try? await connection.close()
             throw error
         }
-        try await connection.close()
     }
 
     /// The URL of a new, empty database on the test server.

@@ -10,6 +10,7 @@ import shutil
 import sys
 
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
@@ -43,7 +44,10 @@ def main():
         field = driver.find_element(By.ID, "new_password")
         field.send_keys(good)
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        wait.until(ec.staleness_of(field))
+        # The result page replaces the form. Chromium may report the old node as "not in the
+        # document" rather than stale while it navigates, so poll the heading and ignore both.
+        navigation = WebDriverWait(driver, 10, ignored_exceptions=(WebDriverException,))
+        navigation.until(lambda d: not d.find_elements(By.ID, "new_password") and d.find_element(By.TAG_NAME, "h1").text)
         result_title = driver.find_element(By.TAG_NAME, "h1").text
         shots.append(prefix + "-3-done.png")
         driver.save_screenshot(shots[-1])
