@@ -8,6 +8,8 @@ import RooftopStorage
 struct PostgresSchemaWriter {
     let connection: PostgresConnection
     let logger: Logger
+    /// Set when this transaction changes a schema (so the other nodes are told after commit).
+    let changed: LockedValue<Bool>
     static let dialect = PostgresDialect()
     var dialect: PostgresDialect { Self.dialect }
 
@@ -35,6 +37,7 @@ struct PostgresSchemaWriter {
     /// Creates or updates a class: schema row, table, join tables and indexes.
     @discardableResult
     func save(_ schema: ClassSchema) async throws -> String {
+        changed.withLock { $0 = true }
         let json = SchemaCoding.encode(schema)
         let table: String
         if let (_, existing) = try await load(schema.className) {
@@ -94,6 +97,7 @@ struct PostgresSchemaWriter {
 
     /// Drops an empty class and its join tables (255 when objects remain).
     func drop(_ className: ClassName) async throws {
+        changed.withLock { $0 = true }
         guard let (schema, table) = try await load(className) else {
             throw ParseError(.invalidClassName, "Class \(className) does not exist.")
         }

@@ -5,8 +5,7 @@ import RooftopStorage
 extension PostgresStore {
     /// Performs the writes in one transaction (see `DataStore.write`).
     public func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        try await writeTransaction { [self] connection in
-            let writer = PostgresSchemaWriter(connection: connection, logger: logger)
+        try await writeTransaction { [self] writer in
             var outcomes: [WriteOutcome] = []
             for operation in operations { outcomes.append(try await perform(operation, writer)) }
             return outcomes
@@ -16,7 +15,7 @@ extension PostgresStore {
     private func perform(_ operation: WriteOperation, _ writer: PostgresSchemaWriter) async throws -> WriteOutcome {
         switch operation {
         case .insert(let className, let objectId, let at, let write, let grant):
-            let (schema, table) = try await prepareSchema(className, write: write, grant: grant, writer)
+            let (_, table) = try await prepareSchema(className, existing: try await writer.load(className), write: write, grant: grant, writer)
             var fields: [String: JSON] = [:]
             try DocumentUpdate.apply(write, to: &fields)
             var statement = SQLFragment(
@@ -24,11 +23,10 @@ extension PostgresStore {
             statement.bindings = [.text(objectId), .text(at.iso), .text(at.iso)]
             try await run(statement, permissions: write.acl, document: DocumentCoding.encode(fields), writer)
             try await applyRelations(write, objectId: objectId, table: table, writer)
-            _ = schema
             return .inserted(StoredObject(objectId: objectId, createdAt: at, updatedAt: at, acl: write.acl, fields: fields))
         case .update(let className, let objectId, let at, let write, let access, let grant):
-            guard try await writer.load(className) != nil else { throw ParseError.objectNotFound }
-            let (schema, table) = try await prepareSchema(className, write: write, grant: grant, writer)
+            guard let existing = try await writer.load(className) else { throw ParseError.objectNotFound }
+            let (schema, table) = try await prepareSchema(className, existing: existing, write: write, grant: grant, writer)
             let catalog = QueryCompiler.Catalog(schemas: [className: schema], tables: [className: table])
             let guardCondition = QueryCompiler.accessCondition(
                 access, schema: schema, permissionColumn: "_wperm", dialect: dialect, catalog: catalog, bindingOffset: 1)
@@ -89,17 +87,18 @@ extension PostgresStore {
         try await writer.connection.query(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
     }
 
-    /// The class's schema with the write's field types merged; a change takes the class's
-    /// schema lock and re-reads, so concurrent first writes of a field can't both add it.
+    /// The class's schema (`existing`, as read in this transaction) with the write's field types
+    /// merged; a change takes the class's schema lock and re-reads, so concurrent first writes of
+    /// a field can't both add it.
     private func prepareSchema(
-        _ className: ClassName, write: ObjectWrite, grant: SchemaGrant, _ writer: PostgresSchemaWriter
+        _ className: ClassName, existing: (ClassSchema, String)?, write: ObjectWrite, grant: SchemaGrant, _ writer: PostgresSchemaWriter
     ) async throws -> (ClassSchema, String) {
         let proposed = try write.impliedTypes()
         for (path, op) in write.operations where !path.subkeys.isEmpty {
             if case .relation = op { throw ParseError(.invalidKeyName, "relations cannot be nested") }
         }
-        if let (existing, table) = try await writer.load(className) {
-            var schema = existing
+        if let (current, table) = existing {
+            var schema = current
             let added = try schema.merge(proposed)
             try Self.checkNestedTargets(write, schema: schema)
             if added.isEmpty { return (schema, table) }

@@ -108,8 +108,7 @@ public final class PostgresStore: CatalogStore, Service {
     public func alterSchema(
         _ className: ClassName, _ change: @escaping @Sendable (ClassSchema?) throws -> ClassSchema
     ) async throws -> ClassSchema {
-        try await writeTransaction { connection in
-            let writer = PostgresSchemaWriter(connection: connection, logger: self.logger)
+        try await writeTransaction { writer in
             try await writer.lock(className)
             let current = try await writer.load(className)
             let next = try change(current?.0)
@@ -121,8 +120,7 @@ public final class PostgresStore: CatalogStore, Service {
 
     /// Drops an empty class and its relation tables.
     public func deleteClass(_ className: ClassName) async throws {
-        try await writeTransaction { connection in
-            let writer = PostgresSchemaWriter(connection: connection, logger: self.logger)
+        try await writeTransaction { writer in
             try await writer.lock(className)
             try await writer.drop(className)
         }
@@ -146,15 +144,20 @@ public final class PostgresStore: CatalogStore, Service {
         }
     }
 
-    /// A transaction that may change the schema: the catalog is refreshed when it did.
-    func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    /// A transaction that may change the schema, with a schema writer on its connection. The
+    /// catalog is reloaded when the schema version moved (here or on another node); the other
+    /// nodes hear of it only when this transaction changed the schema, so nodes catching up
+    /// never set each other off.
+    func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSchemaWriter) async throws -> T) async throws -> T {
+        let changed = LockedValue(false)
         let (value, version) = try await transaction { [logger] connection in
-            (try await body(connection), try await Self.schemaVersion(connection, logger))
+            (
+                try await body(PostgresSchemaWriter(connection: connection, logger: logger, changed: changed)),
+                try await Self.schemaVersion(connection, logger)
+            )
         }
-        if catalogCache.withLock({ $0?.version }) != version {
-            try await reloadCatalog()
-            await bus.publish(.schema)
-        }
+        if catalogCache.withLock({ $0?.version }) != version { try await reloadCatalog() }
+        if changed.withLock({ $0 }) { await bus.publish(.schema) }
         return value
     }
 

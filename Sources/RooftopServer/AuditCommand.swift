@@ -44,14 +44,7 @@ struct AuditCommand: AsyncParsableCommand {
         logger.logLevel = .error
         let database = try await Database.open(configuration, logger: logger)
         let log = AuditLog(store: database.store, clock: { ParseDate(millisecondsSince1970: 0) }, logger: Logger(label: "audit"))
-        let events: [StoredObject]
-        do {
-            events = try await log.find(.and(conditions), limit: max(1, min(limit, 10_000)))
-        } catch {
-            await database.close()
-            throw error
-        }
-        await database.close()
+        let events = try await database.using { _ in try await log.find(.and(conditions), limit: max(1, min(limit, 10_000))) }
         if events.isEmpty { print("no events") }
         for event in events {
             let f = event.fields

@@ -10,6 +10,18 @@ struct Database {
     let store: any DataStore
     let close: () async -> Void
 
+    /// Runs `body` on the store, then closes the database whether `body` succeeded or not.
+    func using<T>(_ body: (any DataStore) async throws -> T) async throws -> T {
+        do {
+            let value = try await body(store)
+            await close()
+            return value
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
     /// Opens (and migrates) the configured database; a refusal stops the start with its reason.
     static func open(_ configuration: ServerConfiguration, logger: Logger) async throws -> Database {
         guard let uri = configuration.databaseURI else {

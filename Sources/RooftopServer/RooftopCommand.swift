@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RooftopCore
 
 /// `rooftop`: the server and its operator tools.
@@ -22,6 +23,18 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "Configuration file (default <data-dir>/rooftop.json).") var config: String?
     @Option(name: .customLong("database-url"), help: "PostgreSQL (postgres://user:password@host:port/db) instead of SQLite.")
     var databaseURL: String?
+
+    /// The configuration from the process's environment, with its data directory created;
+    /// problems become the command's usage error.
+    func loadForServing() throws -> ServerConfiguration {
+        do {
+            let configuration = try load(environment: ProcessInfo.processInfo.environment)
+            try FileManager.default.createDirectory(atPath: configuration.dataDir, withIntermediateDirectories: true)
+            return configuration
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
 
     /// Defaults < file < environment < flags.
     func load(environment: [String: String]) throws -> ServerConfiguration {

@@ -15,13 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func run() async throws {
-        var configuration: ServerConfiguration
-        do {
-            configuration = try options.load(environment: ProcessInfo.processInfo.environment)
-            try FileManager.default.createDirectory(atPath: configuration.dataDir, withIntermediateDirectories: true)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        var configuration = try options.loadForServing()
         let keys = try KeyFile.loadOrCreate(configuration: &configuration)
         var logger = Logger(label: "rooftop")
         logger.logLevel = configuration.swiftLogLevel

@@ -24,14 +24,14 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let bar = ProgressBar()
         do {
-            try await Transfer.export(database.store, emit: { sink.write(Data(($0 + "\n").utf8)) }, progress: bar.update)
+            try await database.using { store in
+                try await Transfer.export(store, emit: { sink.write(Data(($0 + "\n").utf8)) }, progress: bar.update)
+            }
         } catch {
-            await database.close()
             throw ValidationError("export failed: \(error)")
         }
         bar.finish()
         try sink.close()
-        await database.close()
     }
 }
 
@@ -47,13 +47,11 @@ struct ImportCommand: AsyncParsableCommand {
         let database = try await TransferDatabase.open(options)
         let bar = ProgressBar()
         do {
-            try await Transfer.importing(lines, into: database.store) { bar.update("lines", $0, lines.count) }
+            try await database.using { store in try await Transfer.importing(lines, into: store) { bar.update("lines", $0, lines.count) } }
         } catch {
-            await database.close()
             throw ValidationError("import failed: \(error)")
         }
         bar.finish()
-        await database.close()
     }
 }
 
@@ -82,13 +80,7 @@ struct BackupCommand: AsyncParsableCommand {
 /// The database a transfer command works on, as `rooftop serve` would open it.
 enum TransferDatabase {
     static func open(_ options: ConfigOptions) async throws -> Database {
-        let configuration: ServerConfiguration
-        do {
-            configuration = try options.load(environment: ProcessInfo.processInfo.environment)
-            try FileManager.default.createDirectory(atPath: configuration.dataDir, withIntermediateDirectories: true)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        let configuration = try options.loadForServing()
         var logger = Logger(label: "rooftop")
         logger.logLevel = .error
         return try await Database.open(configuration, logger: logger)
