@@ -78,11 +78,15 @@ public enum TestStores {
     }
 
     /// A prepared PostgreSQL store on a new database, its pool running until the task is cancelled.
-    public static func postgres(url: String? = nil, poolSize: Int = 8) async throws -> (PostgresStore, Task<Void, any Error>) {
+    /// `timeout` bounds every statement; the outage tests shorten it to wait less.
+    public static func postgres(
+        url: String? = nil, poolSize: Int = 8, timeout: Duration = .seconds(10)
+    ) async throws -> (PostgresStore, Task<Void, any Error>) {
         let database: String
         if let url { database = url } else { database = try await freshPostgresDatabase() }
-        // A short deadline: the outage tests wait for it.
-        let store = PostgresStore(url: try PostgresURL(database, poolSize: poolSize), logger: quiet, timeout: .seconds(3))
+        // The default is long enough for a slow CI machine's first statements on a new database
+        // (3 s was not: a CI run failed on it).
+        let store = PostgresStore(url: try PostgresURL(database, poolSize: poolSize), logger: quiet, timeout: timeout)
         let task = Task { try await store.run() }
         do {
             try await store.prepare()

@@ -31,15 +31,16 @@ final class ClusterNodes: Sendable {
         self.databaseURL = databaseURL
     }
 
-    /// `count` nodes on a new database, each configured by `configure`.
+    /// `count` nodes on a new database, each configured by `configure`; `timeout` bounds each
+    /// database statement.
     static func start(
-        count: Int = 2, accounts: AccountsConfiguration = AccountsConfiguration(),
+        count: Int = 2, timeout: Duration = .seconds(10), accounts: AccountsConfiguration = AccountsConfiguration(),
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
     ) async throws -> ClusterNodes {
         let url = try await TestStores.freshPostgresDatabase()
         var nodes: [Node] = []
         for _ in 0..<count {
-            let (store, storeTask) = try await TestStores.postgres(url: url)
+            let (store, storeTask) = try await TestStores.postgres(url: url, timeout: timeout)
             var services = ServicesConfiguration()
             services.allowClientClassCreation = true
             var http = HTTPConfiguration(appId: testAppId, masterKey: testMasterKey)

@@ -8,7 +8,7 @@ import Testing
 /// instead of hanging, nothing acknowledged is lost, and the node recovers without a restart.
 @Suite(.serialized) struct PostgresOutageTests {
     @Test func outageAnswers500AndRecovers() async throws {
-        let cluster = try await ClusterNodes.start(count: 1)
+        let cluster = try await ClusterNodes.start(count: 1, timeout: .seconds(3))
         do {
             let name = try #require(URLComponents(string: cluster.databaseURL)?.path.dropFirst()).description
             let (status, saved) = try await cluster.call(0, "POST", "/classes/Note", body: #"{"text":"kept"}"#, master: true)
