@@ -32,11 +32,25 @@ public struct ParseResponse: Sendable {
     public var body: JSON
     /// Extra headers (e.g. `Location`).
     public var headers: [(String, String)]
+    /// The body already encoded, when a use case wrote it directly (then `body` is unused).
+    public var encoded: [UInt8]?
 
     /// Creates a response.
     public init(status: Int = 200, body: JSON, headers: [(String, String)] = []) {
         self.status = status
         self.body = body
         self.headers = headers
+    }
+
+    /// A 200 response whose body is already encoded.
+    public init(encoded: [UInt8]) {
+        self.init(body: .null)
+        self.encoded = encoded
+    }
+
+    /// The body as a value, for a batch answer that nests it.
+    public func json() throws(ParseError) -> JSON {
+        guard let encoded else { return body }
+        return try JSONParser.parse(encoded)
     }
 }

@@ -106,7 +106,7 @@ public struct ParseResponder: HTTPResponder {
             let host = request.head.authority ?? "127.0.0.1"
             answer.headers[location].1 = "http://\(host)\(config.mountPath)\(answer.headers[location].1)"
         }
-        var response = ParseResponder.json(answer.body, status: HTTPResponse.Status(code: answer.status))
+        var response = ParseResponder.json(answer.encoded ?? JSONWriter.bytes(answer.body), status: HTTPResponse.Status(code: answer.status))
         for (name, value) in answer.headers {
             if let field = HTTPField.Name(name) { response.headers[field] = value }
         }
@@ -151,8 +151,12 @@ public struct ParseResponder: HTTPResponder {
     }
 
     static func json(_ body: JSON, status: HTTPResponse.Status) -> Response {
+        json(JSONWriter.bytes(body), status: status)
+    }
+
+    static func json(_ bytes: [UInt8], status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(body))))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -36,7 +36,7 @@ extension ParseRoutes {
                 method: item.method, segments: item.segments, params: item.method == "GET" ? item.body : [:],
                 body: item.body, principal: request.principal, sessionToken: request.sessionToken, clientIP: request.clientIP)
             do {
-                results.append(["success": try await dispatch(sub).body])
+                results.append(["success": try await dispatch(sub).json()])
             } catch let error as ParseError {
                 results.append(["error": ["code": .number(Double(error.code.rawValue)), "error": .string(error.message)]])
             } catch is UnauthorizedError {

@@ -73,10 +73,7 @@ struct ParseRoutes: Sendable {
         guard let objectId else {
             switch request.method {
             case "GET":
-                let found = try await objects.find(className, params: request.params, principal: request.principal)
-                var body: [String: JSON] = ["results": .array(found.results)]
-                if let count = found.count { body["count"] = .number(Double(count)) }
-                return ParseResponse(body: .object(body))
+                return ParseResponse(encoded: try await objects.findBody(className, params: request.params, principal: request.principal))
             case "POST":
                 let object = try await objects.create(className, body: request.body, principal: request.principal)
                 return ParseResponse(
@@ -88,7 +85,8 @@ struct ParseRoutes: Sendable {
         guard ObjectId.isPlausible(objectId) else { throw ParseError.objectNotFound }
         switch request.method {
         case "GET":
-            return ParseResponse(body: try await objects.get(className, objectId: objectId, params: request.params, principal: request.principal))
+            return ParseResponse(
+                encoded: try await objects.getBody(className, objectId: objectId, params: request.params, principal: request.principal))
         case "PUT":
             let echo = try await objects.update(className, objectId: objectId, body: request.body, principal: request.principal)
             return ParseResponse(body: .object(echo))

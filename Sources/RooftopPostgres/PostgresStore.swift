@@ -189,6 +189,15 @@ public final class PostgresStore: CatalogStore, Service {
         return try await rows(statement) { row in try Self.object(from: row) }
     }
 
+    /// Runs a query compiled with the caller's access; documents stay text.
+    public func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
+        let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className))
+        return try await rows(statement) { row in
+            let (id, created, updated, read, write, data) = try row.decode((String, String, String, String?, String?, String).self)
+            return StoredDocument(objectId: id, createdAt: created, updatedAt: updated, readers: read, writers: write, document: data)
+        }
+    }
+
     /// Counts a query's matches with the caller's access.
     public func count(_ request: FindRequest) async throws -> Int {
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className), count: true)

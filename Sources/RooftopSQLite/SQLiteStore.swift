@@ -163,6 +163,13 @@ public final class SQLiteStore: CatalogStore {
         return try await read(statement) { row in try SQLiteStore.object(from: row) }
     }
 
+    /// Runs a query compiled with the caller's access; documents stay text.
+    public func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
+        let catalog = try await catalog()
+        let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
+        return try await read(statement) { row in try SQLiteStore.document(from: row) }
+    }
+
     /// Counts a query's matches with the caller's access.
     public func count(_ request: FindRequest) async throws -> Int {
         let catalog = try await catalog()
@@ -228,6 +235,13 @@ public final class SQLiteStore: CatalogStore {
                 case .bool(let b): (b ? 1 : 0).databaseValue
                 }
             })
+    }
+
+    static func document(from row: Row) throws -> StoredDocument {
+        guard let id: String = row[0], let created: String = row[1], let updated: String = row[2], let data: String = row[5] else {
+            throw StorageError.corrupt("a stored row is missing columns")
+        }
+        return StoredDocument(objectId: id, createdAt: created, updatedAt: updated, readers: row[3], writers: row[4], document: data)
     }
 
     static func object(from row: Row) throws -> StoredObject {

@@ -12,6 +12,21 @@ extension Objects {
 
     /// Runs a query (`GET /classes/:className`).
     public func find(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> FindResult {
+        let prepared = try await prepareFind(className, params: params, principal: principal)
+        guard let (request, schema) = prepared.query else { return FindResult(results: [], count: prepared.count) }
+        let objects = try await store.find(request)
+        let rendered = try await render(objects, schema: schema, options: request.options, principal: principal)
+        return FindResult(results: rendered, count: prepared.count)
+    }
+
+    /// A query checked and compiled for the caller, its count run when asked for; no `query`
+    /// when there is nothing to read (no such class yet, or `limit=0`).
+    struct PreparedFind {
+        var query: (FindRequest, ClassSchema)?
+        var count: Int?
+    }
+
+    func prepareFind(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> PreparedFind {
         try checkReadClassAccess(className, principal: principal)
         for key in params.keys where !Objects.findParameters.contains(key) {
             throw ParseError(.invalidQuery, "Invalid parameter for query: \(key)")
@@ -20,23 +35,28 @@ extension Objects {
         let query = try params["where"].map { value throws(ParseError) in try QueryNode.parse(where: value, limits: config.queryLimits) } ?? .always
         guard let schema = try await store.schema(className) else {
             // A class nobody has written to yet: empty, as in Parse.
-            return FindResult(results: [], count: options.count ? 0 : nil)
+            return PreparedFind(query: nil, count: options.count ? 0 : nil)
         }
         let operation: ClassLevelPermissions.Operation = options.count && options.limit == 0 ? .count : .find
         let scope = try await readScope(
             className, schema: schema, query: query, operation: operation, principal: principal, order: options.order)
-        var request = FindRequest(className: className, query: query, options: options, scope: scope)
-        var count: Int?
-        if options.count { count = try await store.count(request) }
-        if options.limit == 0 { return FindResult(results: [], count: count) }
-        request.options = options
-        let objects = try await store.find(request)
-        let rendered = try await render(objects, schema: schema, options: options, principal: principal)
-        return FindResult(results: rendered, count: count)
+        let request = FindRequest(className: className, query: query, options: options, scope: scope)
+        let count = options.count ? try await store.count(request) : nil
+        return PreparedFind(query: options.limit == 0 ? nil : (request, schema), count: count)
     }
 
     /// Gets one object (`GET /classes/:className/:objectId`); 101 if missing or unreadable.
     public func get(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> JSON {
+        let (request, schema) = try await prepareGet(className, objectId: objectId, params: params, principal: principal)
+        let objects = try await store.find(request)
+        guard let rendered = try await render(objects, schema: schema, options: request.options, principal: principal).first else {
+            throw ParseError.objectNotFound
+        }
+        return rendered
+    }
+
+    func prepareGet(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> (FindRequest, ClassSchema)
+    {
         try checkReadClassAccess(className, principal: principal)
         for key in params.keys where !Objects.getParameters.contains(key) {
             throw ParseError(.invalidQuery, "Improper encode of parameter")
@@ -45,11 +65,7 @@ extension Objects {
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
         let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(objectId)))
         let scope = try await readScope(className, schema: schema, query: query, operation: .get, principal: principal)
-        let objects = try await store.find(FindRequest(className: className, query: query, options: options, scope: scope))
-        guard let rendered = try await render(objects, schema: schema, options: options, principal: principal).first else {
-            throw ParseError.objectNotFound
-        }
-        return rendered
+        return (FindRequest(className: className, query: query, options: options, scope: scope), schema)
     }
 
     static let findParameters: Set<String> = [

@@ -22,6 +22,9 @@ public protocol DataStore: RateLimitStore {
 
     /// Runs a query.
     func find(_ request: FindRequest) async throws -> [StoredObject]
+    /// Runs a query and returns the rows as stored, documents still JSON text: for answers that
+    /// need no rewriting, which are then written to the wire without being parsed.
+    func findDocuments(_ request: FindRequest) async throws -> [StoredDocument]
     /// Counts a query's matches, ignoring limit and skip.
     func count(_ request: FindRequest) async throws -> Int
     /// Performs writes in one transaction: all succeed or none does.
@@ -39,4 +42,9 @@ public protocol DataStore: RateLimitStore {
 extension DataStore {
     /// One node: no other to tell.
     public var cacheBus: any CacheBus { LocalCacheBus() }
+
+    /// Through `find`, for stores without a faster way.
+    public func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
+        try await find(request).map(StoredDocument.init)
+    }
 }

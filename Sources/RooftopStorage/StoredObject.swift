@@ -27,7 +27,10 @@ public struct StoredObject: Sendable, Equatable {
     /// Internal fields (`_hashed_password`, `_session_token`, …) are dropped here, the one place
     /// every read path goes through, so no route can return them.
     public var json: [String: JSON] {
-        var out = fields.filter { !$0.key.hasPrefix("_") }
+        var out: [String: JSON] = [:]
+        // Sized once: growing the dictionary field by field showed in the list profile.
+        out.reserveCapacity(fields.count + 4)
+        for (key, value) in fields where key.utf8.first != UInt8(ascii: "_") { out[key] = value }
         out["objectId"] = .string(objectId)
         out["createdAt"] = .string(createdAt.iso)
         out["updatedAt"] = .string(updatedAt.iso)

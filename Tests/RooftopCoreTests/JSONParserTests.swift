@@ -29,6 +29,9 @@ import Testing
         let value: JSON = ["s": "q\"\n\u{1}", "n": 3, "f": 0.5, "a": [true, nil]]
         #expect(try JSONParser.parse(JSONWriter.string(value)) == value)
         #expect(JSONWriter.string(["b": 1, "a": 2], sortedKeys: true) == #"{"a":2,"b":1}"#)
+        // Escapes at the start, between and after runs copied whole, and multi-byte text kept.
+        #expect(JSONWriter.string(.string("\"ab\\c\td\u{1f}é🙂\n")) == #""\"ab\\c\td\u001fé🙂\n""#)
+        #expect(JSONWriter.string(.string("")) == #""""#)
     }
 
     @Test func datesRoundTrip() throws {
@@ -37,5 +40,9 @@ import Testing
         #expect(ParseDate(iso: "1969-12-31T23:59:59.999Z")?.millisecondsSince1970 == -1)
         #expect(ParseDate(iso: "2024-05-01T14:34:56.789+02:00") == date)
         #expect(ParseDate(iso: "2024-13-01T00:00:00Z") == nil)
+        #expect(ParseDate(millisecondsSince1970: 0).iso == "1970-01-01T00:00:00.000Z")
+        #expect(ParseDate(millisecondsSince1970: -1).iso == "1969-12-31T23:59:59.999Z")
+        #expect(ParseDate(iso: "0001-02-03T04:05:06.007Z")?.iso == "0001-02-03T04:05:06.007Z")
+        #expect(ParseDate(iso: "9999-12-31T23:59:59.999Z")?.iso == "9999-12-31T23:59:59.999Z")
     }
 }

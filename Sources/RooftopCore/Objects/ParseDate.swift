@@ -19,7 +19,34 @@ public struct ParseDate: Hashable, Sendable, Comparable, CustomStringConvertible
         let rest = ms - days * 86_400_000
         let (y, m, d) = ParseDate.civil(fromDays: days)
         let h = rest / 3_600_000, mi = rest / 60_000 % 60, s = rest / 1000 % 60, milli = rest % 1000
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2)).\(pad(milli, 3))Z"
+        guard (0...9999).contains(y) else {
+            return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2)).\(pad(milli, 3))Z"
+        }
+        // Every stored object has two dates to write: digits straight into 24 bytes.
+        return String(unsafeUninitializedCapacity: 24) { out in
+            func put(_ value: Int64, _ width: Int, at offset: Int) {
+                var value = value
+                for i in stride(from: offset + width - 1, through: offset, by: -1) {
+                    out[i] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                    value /= 10
+                }
+            }
+            put(y, 4, at: 0)
+            out[4] = 0x2D
+            put(m, 2, at: 5)
+            out[7] = 0x2D
+            put(d, 2, at: 8)
+            out[10] = 0x54
+            put(h, 2, at: 11)
+            out[13] = 0x3A
+            put(mi, 2, at: 14)
+            out[16] = 0x3A
+            put(s, 2, at: 17)
+            out[19] = 0x2E
+            put(milli, 3, at: 20)
+            out[23] = 0x5A
+            return 24
+        }
     }
 
     /// The ISO string.
