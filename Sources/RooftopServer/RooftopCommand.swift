@@ -10,7 +10,7 @@ struct RooftopCommand: AsyncParsableCommand {
         abstract: "A Parse-compatible backend for app users and their data.",
         subcommands: [
             ServeCommand.self, ConfigCommand.self, OutboxCommand.self, AuditCommand.self, ExportCommand.self, ImportCommand.self,
-            BackupCommand.self,
+            BackupCommand.self, ExplainCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 }

@@ -27,6 +27,8 @@ public protocol DataStore: RateLimitStore {
     func findDocuments(_ request: FindRequest) async throws -> [StoredDocument]
     /// Counts a query's matches, ignoring limit and skip.
     func count(_ request: FindRequest) async throws -> Int
+    /// The database's plan for a find, one line per step: which indexes it uses.
+    func queryPlan(_ request: FindRequest) async throws -> [String]
     /// Performs writes in one transaction: all succeed or none does.
     ///
     /// An object that does not exist or that `access` may not write fails the group with 101.
@@ -42,6 +44,11 @@ public protocol DataStore: RateLimitStore {
 extension DataStore {
     /// One node: no other to tell.
     public var cacheBus: any CacheBus { LocalCacheBus() }
+
+    /// For stores that cannot explain their queries.
+    public func queryPlan(_ request: FindRequest) async throws -> [String] {
+        throw StorageError.unavailable("this store cannot show query plans")
+    }
 
     /// Through `find`, for stores without a faster way.
     public func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {

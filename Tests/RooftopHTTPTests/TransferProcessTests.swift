@@ -68,6 +68,15 @@ extension ServerProcessTests {
         (status, output) = try rooftop(["import", "--data-dir", pgDir.path, "--database-url", url, "--input", first])
         #expect(status != 0 && output.contains("not empty"), "\(output)")
 
+        // `rooftop explain`: the owner query, as ana runs it, uses the pointer index on both.
+        let owner = #"{"owner":{"__type":"Pointer","className":"_User","objectId":"\#(anaId)"}}"#
+        for target in [["--data-dir", backDir.path], ["--data-dir", pgDir.path, "--database-url", url]] {
+            (status, output) = try rooftop(["explain"] + target + ["--class", "Note", "--where", owner, "--user", anaId])
+            #expect(status == 0 && output.contains("Note_owner_ptr"), "\(output)")
+        }
+        (status, output) = try rooftop(["explain", "--data-dir", backDir.path, "--class", "Bad-Name"])
+        #expect(status != 0 && output.contains("Bad-Name"), "\(output)")
+
         // On PostgreSQL, the password and the session still work, and the data reads the same.
         let (moved, movedPort) = try await launch(in: pgDir, environment: ["ROOFTOP_DATABASE_URI": url])
         #expect(try exchange(movedPort, "GET", "/users/me", token: token).1["username"] == "ana")

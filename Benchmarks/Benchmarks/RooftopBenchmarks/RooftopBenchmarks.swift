@@ -18,6 +18,7 @@ nonisolated(unsafe) let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput], warmupIterations: 10,
         maxDuration: .seconds(5), maxIterations: 100_000)
+    hotPathBenchmarks()
 
     Benchmark("Compile find with ACL and pointer permission") { benchmark in
         let className = try ClassName("Note")
