@@ -5,15 +5,32 @@ import RooftopStorage
 extension SQLiteStore {
     /// Performs the writes in one transaction (see `DataStore.write`).
     public func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        try await writeTransaction { db in
-            try operations.map { operation in try SQLiteStore.perform(operation, db: db) }
+        try await writeTransaction { [catalogCache] db in
+            try operations.map { operation in try SQLiteStore.perform(operation, cache: catalogCache, db: db) }
         }
     }
 
-    static func perform(_ operation: WriteOperation, db: Database) throws -> WriteOutcome {
+    /// A class's stored schema and table as of this transaction: from the catalog cache when it
+    /// reflects this transaction's schema version (one cached statement), else read and decoded
+    /// from `_SCHEMA`. Every write needs it; decoding the schema's JSON was a sixth of a
+    /// create's CPU (docs/benchmarks.md).
+    ///
+    /// Writes are serialized, and every schema change bumps the version (a trigger), so a cache
+    /// at the current version says what the row says; a change earlier in this same transaction
+    /// moves the version and sends the read to the row.
+    static func schema(_ className: ClassName, cache: LockedValue<VersionedCatalog?>, db: Database) throws -> (ClassSchema, String)? {
+        let version = try schemaVersion(db)
+        if let cached = cache.withLock({ $0 }), cached.version == version {
+            guard let schema = cached.catalog.schemas[className], let table = cached.catalog.tables[className] else { return nil }
+            return (schema, table)
+        }
+        return try SQLiteSchemaWriter.load(className, db: db)
+    }
+
+    static func perform(_ operation: WriteOperation, cache: LockedValue<VersionedCatalog?>, db: Database) throws -> WriteOutcome {
         switch operation {
         case .insert(let className, let objectId, let at, let write, let grant):
-            let (schema, table) = try prepareSchema(className, write: write, grant: grant, db: db)
+            let (schema, table) = try prepareSchema(className, write: write, grant: grant, cache: cache, db: db)
             var fields: [String: JSON] = [:]
             try DocumentUpdate.apply(write, to: &fields)
             let perms = DocumentCoding.permissions(write.acl)
@@ -23,8 +40,8 @@ extension SQLiteStore {
             try applyRelations(write, objectId: objectId, schema: schema, table: table, db: db)
             return .inserted(StoredObject(objectId: objectId, createdAt: at, updatedAt: at, acl: write.acl, fields: fields))
         case .update(let className, let objectId, let at, let write, let access, let grant):
-            guard try SQLiteSchemaWriter.load(className, db: db) != nil else { throw ParseError.objectNotFound }
-            let (schema, table) = try prepareSchema(className, write: write, grant: grant, db: db)
+            guard try schema(className, cache: cache, db: db) != nil else { throw ParseError.objectNotFound }
+            let (schema, table) = try prepareSchema(className, write: write, grant: grant, cache: cache, db: db)
             let catalog = QueryCompiler.Catalog(schemas: [className: schema], tables: [className: table])
             let guardCondition = QueryCompiler.accessCondition(
                 access, schema: schema, permissionColumn: "_wperm", dialect: dialect, catalog: catalog, bindingOffset: 1)
@@ -48,7 +65,7 @@ extension SQLiteStore {
             try applyRelations(write, objectId: objectId, schema: schema, table: table, db: db)
             return .updated(updatedAt: at, echo: echo)
         case .delete(let className, let objectId, let access):
-            guard let (schema, table) = try SQLiteSchemaWriter.load(className, db: db) else { throw ParseError.objectNotFound }
+            guard let (schema, table) = try schema(className, cache: cache, db: db) else { throw ParseError.objectNotFound }
             let catalog = QueryCompiler.Catalog(schemas: [className: schema], tables: [className: table])
             let guardCondition = QueryCompiler.accessCondition(
                 access, schema: schema, permissionColumn: "_wperm", dialect: dialect, catalog: catalog, bindingOffset: 1)
@@ -67,18 +84,18 @@ extension SQLiteStore {
 
     private static var dialect: SQLiteDialect { SQLiteDialect() }
 
-    /// Loads the class's schema inside the transaction and merges the write's field types.
+    /// The class's schema as of this transaction, merged with the write's field types.
     ///
-    /// Reading the stored row here (not the cache) serializes concurrent first writes of a field:
-    /// the second one sees the first one's type and fails with 111 if it differs.
+    /// Inside the write transaction, so concurrent first writes of a field are serialized: the
+    /// second one sees the first one's type and fails with 111 if it differs.
     private static func prepareSchema(
-        _ className: ClassName, write: ObjectWrite, grant: SchemaGrant, db: Database
+        _ className: ClassName, write: ObjectWrite, grant: SchemaGrant, cache: LockedValue<VersionedCatalog?>, db: Database
     ) throws -> (ClassSchema, String) {
         let proposed = try write.impliedTypes()
         for (path, op) in write.operations where !path.subkeys.isEmpty {
             if case .relation = op { throw ParseError(.invalidKeyName, "relations cannot be nested") }
         }
-        if let (existing, table) = try SQLiteSchemaWriter.load(className, db: db) {
+        if let (existing, table) = try schema(className, cache: cache, db: db) {
             var schema = existing
             let added = try schema.merge(proposed)
             try checkNestedTargets(write, schema: schema)
