@@ -192,10 +192,7 @@ public final class PostgresStore: CatalogStore, Service {
     /// Runs a query compiled with the caller's access; documents stay text.
     public func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className))
-        return try await rows(statement) { row in
-            let (id, created, updated, read, write, data) = try row.decode((String, String, String, String?, String?, String).self)
-            return StoredDocument(objectId: id, createdAt: created, updatedAt: updated, readers: read, writers: write, document: data)
-        }
+        return try await rows(statement) { row in try Self.document(from: row) }
     }
 
     /// Counts a query's matches with the caller's access.
@@ -249,12 +246,11 @@ public final class PostgresStore: CatalogStore, Service {
     }
 
     static func object(from row: PostgresRow) throws -> StoredObject {
+        try document(from: row).decoded()
+    }
+
+    static func document(from row: PostgresRow) throws -> StoredDocument {
         let (id, created, updated, read, write, data) = try row.decode((String, String, String, String?, String?, String).self)
-        guard let createdAt = ParseDate(iso: created), let updatedAt = ParseDate(iso: updated) else {
-            throw StorageError.corrupt("a stored row has unreadable dates")
-        }
-        return StoredObject(
-            objectId: id, createdAt: createdAt, updatedAt: updatedAt, acl: try DocumentCoding.acl(read: read, write: write),
-            fields: try DocumentCoding.decode(data))
+        return StoredDocument(objectId: id, createdAt: created, updatedAt: updated, readers: read, writers: write, document: data)
     }
 }

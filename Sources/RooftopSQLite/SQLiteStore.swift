@@ -245,11 +245,6 @@ public final class SQLiteStore: CatalogStore {
     }
 
     static func object(from row: Row) throws -> StoredObject {
-        guard let id: String = row[0], let created: String = row[1], let updated: String = row[2], let data: String = row[5],
-            let createdAt = ParseDate(iso: created), let updatedAt = ParseDate(iso: updated)
-        else { throw StorageError.corrupt("a stored row is missing columns") }
-        return StoredObject(
-            objectId: id, createdAt: createdAt, updatedAt: updatedAt, acl: try DocumentCoding.acl(read: row[3], write: row[4]),
-            fields: try DocumentCoding.decode(data))
+        try document(from: row).decoded()
     }
 }

@@ -9,9 +9,7 @@ import RooftopStorage
 /// safe while the server runs).
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "audit", abstract: "Show authentication events, newest first.")
-    @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir = "./rooftop-data"
-    @Option(name: .customLong("database-url"), help: "The PostgreSQL database (default: databaseURI from the environment, else SQLite).")
-    var databaseURL: String?
+    @OptionGroup var location: ExistingDatabaseOptions
     @Option(help: "Only this user's events (objectId).") var user: String?
     @Option(help: "Only this event type, e.g. login.failed (types: \(AuditLog.Event.allCases.map(\.rawValue).joined(separator: ", "))).")
     var type: String?
@@ -33,16 +31,7 @@ struct AuditCommand: AsyncParsableCommand {
             }
             conditions.append(.field(FieldPath(field: .createdAt), .compare(op, ["__type": "Date", "iso": .string(date.iso)])))
         }
-        var configuration = ServerConfiguration()
-        configuration.dataDir = dataDir
-        let environment = ServerConfiguration.environmentValues(ProcessInfo.processInfo.environment)
-        configuration.databaseURI = databaseURL ?? environment["databaseURI"]?.stringValue
-        if configuration.databaseURI == nil, !FileManager.default.fileExists(atPath: dataDir + "/data.db") {
-            throw ValidationError("no database at \(dataDir)/data.db")
-        }
-        var logger = Logger(label: "audit")
-        logger.logLevel = .error
-        let database = try await Database.open(configuration, logger: logger)
+        let database = try await location.open(label: "audit")
         let log = AuditLog(store: database.store, clock: { ParseDate(millisecondsSince1970: 0) }, logger: Logger(label: "audit"))
         let events = try await database.using { _ in try await log.find(.and(conditions), limit: max(1, min(limit, 10_000))) }
         if events.isEmpty { print("no events") }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import Logging
+import RooftopCore
 import RooftopPostgres
 import RooftopSQLite
 import RooftopStorage
@@ -51,5 +53,27 @@ struct Database {
             pool.cancel()
             _ = try? await pool.value
         }
+    }
+}
+
+/// `--data-dir` and `--database-url` of the commands that read an existing database while the
+/// server may run (`audit`, `explain`).
+struct ExistingDatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir = "./rooftop-data"
+    @Option(name: .customLong("database-url"), help: "The PostgreSQL database (default: databaseURI from the environment, else SQLite).")
+    var databaseURL: String?
+
+    /// Opens the database; a missing SQLite file is a usage error, not a new empty database.
+    func open(label: String) async throws -> Database {
+        var configuration = ServerConfiguration()
+        configuration.dataDir = dataDir
+        let environment = ServerConfiguration.environmentValues(ProcessInfo.processInfo.environment)
+        configuration.databaseURI = databaseURL ?? environment["databaseURI"]?.stringValue
+        if configuration.databaseURI == nil, !FileManager.default.fileExists(atPath: dataDir + "/data.db") {
+            throw ValidationError("no database at \(dataDir)/data.db")
+        }
+        var logger = Logger(label: label)
+        logger.logLevel = .error
+        return try await Database.open(configuration, logger: logger)
     }
 }

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import Logging
 import RooftopCore
 import RooftopServices
 import RooftopStorage
@@ -10,9 +8,7 @@ import RooftopStorage
 struct ExplainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain", abstract: "Show the database's plan for a query (which indexes it uses).")
-    @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir = "./rooftop-data"
-    @Option(name: .customLong("database-url"), help: "The PostgreSQL database (default: databaseURI from the environment, else SQLite).")
-    var databaseURL: String?
+    @OptionGroup var location: ExistingDatabaseOptions
     @Option(name: .customLong("class"), help: "The class to query, e.g. Note.") var className: String
     @Option(name: .customLong("where"), help: #"The query, as in a REST call, e.g. '{"owner":{"__type":"Pointer",...}}'."#)
     var whereJSON = "{}"
@@ -26,16 +22,7 @@ struct ExplainCommand: AsyncParsableCommand {
         var params: [String: JSON] = ["limit": .number(Double(limit))]
         if let order { params["order"] = .string(order) }
         let options = try FindOptions(params: params, defaultLimit: 100, maxLimit: 1_000_000, limits: QueryLimits())
-        var configuration = ServerConfiguration()
-        configuration.dataDir = dataDir
-        let environment = ServerConfiguration.environmentValues(ProcessInfo.processInfo.environment)
-        configuration.databaseURI = databaseURL ?? environment["databaseURI"]?.stringValue
-        if configuration.databaseURI == nil, !FileManager.default.fileExists(atPath: dataDir + "/data.db") {
-            throw ValidationError("no database at \(dataDir)/data.db")
-        }
-        var logger = Logger(label: "explain")
-        logger.logLevel = .error
-        let database = try await Database.open(configuration, logger: logger)
+        let database = try await location.open(label: "explain")
         let plan = try await database.using { store in
             var access = Access.master
             if let user {

@@ -39,7 +39,7 @@ extension Objects {
     public func getBody(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> [UInt8] {
         let (request, schema) = try await prepareGet(className, objectId: objectId, params: params, principal: principal)
         guard Objects.canSplice(schema, options: request.options) else {
-            return JSONWriter.bytes(try await get(className, objectId: objectId, params: params, principal: principal))
+            return JSONWriter.bytes(try await renderedGet(request, schema: schema, principal: principal))
         }
         guard let stored = try await store.findDocuments(request).first else { throw ParseError.objectNotFound }
         var out: [UInt8] = []

@@ -48,6 +48,11 @@ extension Objects {
     /// Gets one object (`GET /classes/:className/:objectId`); 101 if missing or unreadable.
     public func get(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> JSON {
         let (request, schema) = try await prepareGet(className, objectId: objectId, params: params, principal: principal)
+        return try await renderedGet(request, schema: schema, principal: principal)
+    }
+
+    /// A prepared get, read and rendered; 101 if nothing came back.
+    func renderedGet(_ request: FindRequest, schema: ClassSchema, principal: Principal) async throws -> JSON {
         let objects = try await store.find(request)
         guard let rendered = try await render(objects, schema: schema, options: request.options, principal: principal).first else {
             throw ParseError.objectNotFound

@@ -41,10 +41,7 @@ final class ClusterNodes: Sendable {
         var nodes: [Node] = []
         for _ in 0..<count {
             let (store, storeTask) = try await TestStores.postgres(url: url, timeout: timeout)
-            var services = ServicesConfiguration()
-            services.allowClientClassCreation = true
-            var http = HTTPConfiguration(appId: testAppId, masterKey: testMasterKey)
-            configure(&services, &http)
+            let (services, http) = testConfiguration(configure)
             var logger = Logger(label: "node")
             logger.logLevel = .critical
             let (running, continuation) = AsyncStream<Int>.makeStream()

@@ -41,10 +41,7 @@ extension LiveServerTest {
         let dir = directory ?? temporaryDataDirectory()
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
         let opened = directory == nil ? try await openStore(in: dir) : try sqliteStore(in: dir)
-        var services = ServicesConfiguration()
-        services.allowClientClassCreation = true
-        var http = HTTPConfiguration(appId: testAppId, masterKey: testMasterKey)
-        configure(&services, &http)
+        let (services, http) = testConfiguration(configure)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let app = buildApplication(
@@ -171,4 +168,15 @@ extension LiveServerTest {
             group.notify(queue: .global()) { continuation.resume(returning: results.withLock { $0 }) }
         }
     }
+}
+
+/// The tests' server settings (client class creation on, the test keys), then `configure`'s.
+func testConfiguration(
+    _ configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void
+) -> (ServicesConfiguration, HTTPConfiguration) {
+    var services = ServicesConfiguration()
+    services.allowClientClassCreation = true
+    var http = HTTPConfiguration(appId: testAppId, masterKey: testMasterKey)
+    configure(&services, &http)
+    return (services, http)
 }

@@ -24,28 +24,21 @@ public struct ParseDate: Hashable, Sendable, Comparable, CustomStringConvertible
         }
         // Every stored object has two dates to write: digits straight into 24 bytes.
         return String(unsafeUninitializedCapacity: 24) { out in
-            func put(_ value: Int64, _ width: Int, at offset: Int) {
+            var end = 0
+            // Each part's digits, right-aligned in its width, then its separator.
+            let parts: [(Int64, Int, Unicode.Scalar)] = [
+                (y, 4, "-"), (m, 2, "-"), (d, 2, "T"), (h, 2, ":"), (mi, 2, ":"), (s, 2, "."), (milli, 3, "Z"),
+            ]
+            for (value, width, separator) in parts {
                 var value = value
-                for i in stride(from: offset + width - 1, through: offset, by: -1) {
+                for i in stride(from: end + width - 1, through: end, by: -1) {
                     out[i] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
                     value /= 10
                 }
+                out[end + width] = UInt8(ascii: separator)
+                end += width + 1
             }
-            put(y, 4, at: 0)
-            out[4] = 0x2D
-            put(m, 2, at: 5)
-            out[7] = 0x2D
-            put(d, 2, at: 8)
-            out[10] = 0x54
-            put(h, 2, at: 11)
-            out[13] = 0x3A
-            put(mi, 2, at: 14)
-            out[16] = 0x3A
-            put(s, 2, at: 17)
-            out[19] = 0x2E
-            put(milli, 3, at: 20)
-            out[23] = 0x5A
-            return 24
+            return end
         }
     }
 
