@@ -203,7 +203,12 @@ public final class SQLiteStore: CatalogStore {
             return try await onReader { db in
                 let statement = try db.cachedStatement(sql: sql)
                 try statement.setArguments(SQLiteStore.arguments(bindings))
-                return try Row.fetchAll(statement).map(transform)
+                // A cursor's rows read the statement's columns in place (`fetchAll` copies each
+                // row into boxed values first); `transform` keeps values, never the row.
+                let rows = try Row.fetchCursor(statement)
+                var results: [T] = []
+                while let row = try rows.next() { results.append(try transform(row)) }
+                return results
             }
         } catch let error as DatabaseError {
             throw StorageError.unavailable("\(error)")

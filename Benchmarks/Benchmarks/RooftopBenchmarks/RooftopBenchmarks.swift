@@ -53,6 +53,24 @@ nonisolated(unsafe) let benchmarks: @Sendable () -> Void = {
         try store.close()
     }
 
+    // What `GET /classes/Note` runs: the same query answered as the route's body, spliced from
+    // the stored text instead of decoded and rendered.
+    Benchmark("First page of one user's notes among 1M, as the route's body", configuration: .init(maxIterations: 5_000)) { benchmark in
+        let store = try await OwnerQueryFixture.open()
+        let objects = Objects(store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: 0) })
+        let note = try ClassName("Note")
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let user = OwnerQueryFixture.userId((i * 7919) % OwnerQueryFixture.users)
+            let whereJSON: JSON = ["owner": ["__type": "Pointer", "className": "_User", "objectId": .string(user)]]
+            let body = try await objects.findBody(note, params: ["where": whereJSON, "limit": 100], principal: .user(user))
+            precondition(body.count > OwnerQueryFixture.notesPerUser * 100)
+            blackHole(body)
+        }
+        benchmark.stopMeasurement()
+        try store.close()
+    }
+
     Benchmark("HTTP create object (SQLite, synchronous=FULL)", configuration: .init(maxIterations: 2_000)) { benchmark in
         try await withServer { client in
             benchmark.startMeasurement()
