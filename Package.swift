@@ -95,6 +95,8 @@ let package = Package(
             dependencies: [
                 "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopAuth", "RooftopMail",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: upcoming
         ),

@@ -48,6 +48,10 @@ public struct ParseResponder: HTTPResponder {
         } catch let limited as RateLimiter.Limited {
             response = ParseResponder.json(["code": 100, "error": .string(limited.message)], status: .tooManyRequests)
             response.headers[.retryAfter] = String(limited.retryAfter)
+        } catch is CancellationError {
+            // The stop's grace period ran out (gracefulShutdownTimeout): not a fault.
+            logger.warning("request cut short by shutdown", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
+            response = ParseResponder.json(ParseError(.internalServerError, "The server is shutting down.").body, status: .serviceUnavailable)
         } catch {
             logger.error("request failed", metadata: ["error": "\(error)"])
             response = ParseResponder.json(ParseError.internalError.body, status: .internalServerError)

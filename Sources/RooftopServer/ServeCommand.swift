@@ -8,6 +8,8 @@ import RooftopHTTP
 import RooftopMail
 import RooftopSQLite
 import RooftopServices
+import ServiceLifecycle
+import UnixSignals
 
 /// `rooftop serve`: runs the server on the embedded SQLite database, or on PostgreSQL.
 struct ServeCommand: AsyncParsableCommand {
@@ -34,7 +36,13 @@ struct ServeCommand: AsyncParsableCommand {
             store: store, services: configuration.services, http: http, host: configuration.host, port: configuration.port,
             logger: logger, passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), accounts: configuration.accounts, mail: mail,
             onServerRunning: { port in KeyFile.printBanner(config, keys: keys, port: port) })
-        try await app.runService()
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A stalled client (half a request, a slow upload) would otherwise hold the stop
+        // forever; past the deadline its connection is closed and the stop goes on.
+        if configuration.gracefulShutdownTimeout > 0 {
+            group.maximumGracefulShutdownDuration = .seconds(configuration.gracefulShutdownTimeout)
+        }
+        try await ServiceGroup(configuration: group).run()
         if let queue = mail?.queue {
             let lost = await queue.finish(within: .seconds(5))
             if lost > 0 { logger.warning("\(lost) queued mail message(s) not delivered before shutdown") }

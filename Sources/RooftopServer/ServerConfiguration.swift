@@ -57,6 +57,9 @@ struct ServerConfiguration: Sendable {
     var trustProxy: [String] = []
     var auditLog = true
     var auditLogRetentionDays = 90
+    /// Seconds a stop (SIGTERM/SIGINT) waits for in-flight requests before closing their
+    /// connections; 0 waits as long as they take.
+    var gracefulShutdownTimeout = 30
     var mail = MailSettings()
     var queryLimits = QueryLimits()
 
@@ -70,6 +73,7 @@ struct ServerConfiguration: Sendable {
         "logLevel", "verbose", "appName", "verifyUserEmails", "preventLoginWithUnverifiedEmail", "preventSignupWithUnverifiedEmail",
         "emailVerifyTokenValidityDuration", "emailVerifySuccessOnInvalidEmail", "mail", "revokeSessionOnPasswordReset", "accountLockout",
         "rateLimit", "defaultRateLimits", "trustProxy", "auditLog", "auditLogRetentionDays",
+        "gracefulShutdownTimeout",
     ]
 
     /// Parse Server's log levels; `verbose` (and below) adds a line per request.
@@ -169,6 +173,9 @@ struct ServerConfiguration: Sendable {
             case "auditLogRetentionDays":
                 auditLogRetentionDays = try int()
                 guard auditLogRetentionDays >= 0 else { throw ConfigError("\(source): auditLogRetentionDays must be 0 (forever) or days") }
+            case "gracefulShutdownTimeout":
+                gracefulShutdownTimeout = try int()
+                guard gracefulShutdownTimeout >= 0 else { throw ConfigError("\(source): gracefulShutdownTimeout must be 0 (wait) or seconds") }
             case "trustProxy":
                 if let items = value.arrayValue {
                     trustProxy = items.compactMap(\.stringValue)
@@ -328,6 +335,7 @@ struct ServerConfiguration: Sendable {
             "rateLimit": rateLimitJSON, "defaultRateLimits": .bool(defaultRateLimits),
             "trustProxy": .array(trustProxy.map(JSON.string)), "auditLog": .bool(auditLog),
             "auditLogRetentionDays": .number(Double(auditLogRetentionDays)),
+            "gracefulShutdownTimeout": .number(Double(gracefulShutdownTimeout)),
             "accountLockout": lockout.map {
                 [
                     "threshold": .number(Double($0.threshold)), "duration": .number(Double($0.duration / 60)),

@@ -156,6 +156,32 @@ import Testing
         try store.close()
     }
 
+    /// A client that never finishes its request holds the stop only for
+    /// `gracefulShutdownTimeout`: then its connection is closed, the database too, exit 0.
+    @Test func stalledRequestsHoldTheStopOnlyUntilTheTimeout() async throws {
+        let dir = try temporaryDirectory("stall")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (process, port) = try await launch(in: dir, environment: ["ROOFTOP_GRACEFUL_SHUTDOWN_TIMEOUT": "2"])
+        defer { if process.isRunning { process.terminate() } }
+
+        let body = #"{"title":"never finished"}"#
+        let stalled = try Connection(port: port)
+        stalled.send(request("POST", "/parse/classes/Note", body: body) + String(body.prefix(5)))
+        try await Task.sleep(for: .milliseconds(200))
+        let signalled = ContinuousClock.now
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        let took = ContinuousClock.now - signalled
+        #expect(!process.isRunning, "still running 10 s after SIGTERM with a stalled request")
+        #expect(took >= .seconds(2), "the stalled request got its grace period")
+        #expect(process.terminationStatus == 0)
+        // The connection was closed without an answer; the database was closed cleanly.
+        #expect(!stalled.receiveAll().contains("201"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("data.db-wal").path))
+        let output = try String(contentsOf: dir.appendingPathComponent("out.log"), encoding: .utf8)
+        #expect(output.contains("stopped; database closed"), "\(output)")
+    }
+
     /// `rooftop config print`: file < environment < flags, Parse names, secrets redacted.
     @Test func configPrintLayersAndRedacts() throws {
         let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
