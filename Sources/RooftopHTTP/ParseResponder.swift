@@ -51,7 +51,8 @@ public struct ParseResponder: HTTPResponder {
         } catch is CancellationError {
             // The stop's grace period ran out (gracefulShutdownTimeout): not a fault.
             logger.warning("request cut short by shutdown", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
-            response = ParseResponder.json(ParseError(.internalServerError, "The server is shutting down.").body, status: .serviceUnavailable)
+            let error = ParseError(.internalServerError, "The server is shutting down.")
+            response = ParseResponder.json(error.body, status: error.httpStatus)
         } catch {
             logger.error("request failed", metadata: ["error": "\(error)"])
             response = ParseResponder.json(ParseError.internalError.body, status: .internalServerError)
