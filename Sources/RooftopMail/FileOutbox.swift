@@ -12,13 +12,16 @@ public struct FileOutbox: MailTransport {
         self.directory = directory
     }
 
-    /// Writes the message as `<time>-<id>.eml`, atomically, so a reader never sees half a file.
+    /// Writes the message as `<time>-<sequence>-<id>.eml`, atomically, so a reader never sees
+    /// half a file.
     public func deliver(_ message: MailMessage) async throws {
         let id = UUID().uuidString.prefix(8).lowercased()
         let stamp = Int(Date().timeIntervalSince1970 * 1000)
+        // Two messages in one millisecond would otherwise sort by their random ids.
+        let sequence = String(Self.sequence.next())
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let name = "\(stamp)-\(id).eml"
+            let name = "\(stamp)-\(String(repeating: "0", count: max(0, 9 - sequence.count)))\(sequence)-\(id).eml"
             let temporary = directory + "/." + name
             let created = FileManager.default.createFile(
                 atPath: temporary, contents: Data(message.rendered().utf8), attributes: [.posixPermissions: 0o600])
@@ -30,6 +33,21 @@ public struct FileOutbox: MailTransport {
             throw MailError(temporary: true, "cannot write to the outbox \(directory): \(error)")
         }
     }
+
+    /// Numbers this process's messages, so their names sort in the order they were written.
+    final class Sequence: @unchecked Sendable {
+        private let lock = NSLock()
+        private var last = 0
+
+        func next() -> Int {
+            lock.withLock {
+                last += 1
+                return last
+            }
+        }
+    }
+
+    static let sequence = Sequence()
 
     /// One stored message: its file name and the headers needed to list it.
     public struct Entry: Sendable {

@@ -62,14 +62,18 @@ import Testing
         let outbox = FileOutbox(directory: dir.path + "/outbox")
         try await outbox.deliver(MailMessage(from: "a@example.com", to: "ana@example.com", subject: "確認", text: "link: https://x/y?token=abc"))
         try await outbox.deliver(MailMessage(from: "a@example.com", to: "bob@example.com", subject: "Second", text: "two"))
+        // Back to back, several land in the same millisecond: still listed in the order written.
+        let more = (1...20).map { "n\($0)@example.com" }
+        for to in more { try await outbox.deliver(MailMessage(from: "a@example.com", to: to, subject: "More", text: "more")) }
         let entries = try outbox.list()
-        #expect(entries.map(\.to) == ["ana@example.com", "bob@example.com"])
+        #expect(entries.map(\.to) == ["ana@example.com", "bob@example.com"] + more)
         #expect(entries.first?.subject == "確認")
         let attributes = try FileManager.default.attributesOfItem(atPath: outbox.directory + "/" + (entries.first?.name ?? ""))
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let dirAttributes = try FileManager.default.attributesOfItem(atPath: outbox.directory)
         #expect((dirAttributes[.posixPermissions] as? Int) == 0o700)
-        let shown = try outbox.show(String(entries[0].name.prefix(20)))
+        // Time and sequence number: a unique prefix.
+        let shown = try outbox.show(String(entries[0].name.prefix(23)))
         #expect(shown.contains("Subject: 確認"))
         #expect(shown.contains("link: https://x/y?token=abc"))
         #expect(throws: MailError.self) { try outbox.show("nothing-like-this") }
