@@ -62,6 +62,7 @@ let package = Package(
             name: "RooftopMail",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming

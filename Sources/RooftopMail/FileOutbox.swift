@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Mail written to files instead of sent: one `.eml` per message in a directory (mode 0700,
 /// files 0600, since messages carry single-use links). The quickstart's default, read with
@@ -18,7 +19,11 @@ public struct FileOutbox: MailTransport {
         let id = UUID().uuidString.prefix(8).lowercased()
         let stamp = Int(Date().timeIntervalSince1970 * 1000)
         // Two messages in one millisecond would otherwise sort by their random ids.
-        let sequence = String(Self.sequence.next())
+        let sequence = String(
+            Self.sequence.withLockedValue { last in
+                last += 1
+                return last
+            })
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let name = "\(stamp)-\(String(repeating: "0", count: max(0, 9 - sequence.count)))\(sequence)-\(id).eml"
@@ -35,19 +40,7 @@ public struct FileOutbox: MailTransport {
     }
 
     /// Numbers this process's messages, so their names sort in the order they were written.
-    final class Sequence: @unchecked Sendable {
-        private let lock = NSLock()
-        private var last = 0
-
-        func next() -> Int {
-            lock.withLock {
-                last += 1
-                return last
-            }
-        }
-    }
-
-    static let sequence = Sequence()
+    static let sequence = NIOLockedValueBox(0)
 
     /// One stored message: its file name and the headers needed to list it.
     public struct Entry: Sendable {

@@ -6,28 +6,21 @@ extension StoredDocument {
     /// or has an internal (`_`-prefixed) member, which only decoding and rendering drops.
     ///
     /// Throws `StorageError.corrupt` for unreadable dates or permission lists.
+    ///
+    /// This runs once per object of every list, so it works on the text's bytes in place: the
+    /// first version copied each document into an array and walked it through `ArraySlice`, and
+    /// that walk alone was a tenth of a 100-object list's CPU (docs/benchmarks.md).
     public func writeWireObject(into out: inout [UInt8]) throws -> Bool {
-        try SplicedObject.write(self, into: &out)
-    }
-}
-
-/// One stored row written as its wire object straight from the row's text.
-///
-/// This runs once per object of every list, so it works on the text's bytes in place: the
-/// first version copied each document into an array and walked it through `ArraySlice`, and
-/// that walk alone was a tenth of a 100-object list's CPU (docs/benchmarks.md).
-enum SplicedObject {
-    static func write(_ stored: StoredDocument, into out: inout [UInt8]) throws -> Bool {
-        var document = stored.document
-        return try document.withUTF8 { text in
-            guard let members = members(of: text) else { return false }
+        var text = document
+        return try text.withUTF8 { text in
+            guard let members = SplicedObject.members(of: text) else { return false }
             out.append(contentsOf: #"{"objectId":"#.utf8)
-            JSONWriter.writeString(stored.objectId, into: &out)
+            JSONWriter.writeString(objectId, into: &out)
             out.append(contentsOf: #","createdAt":"#.utf8)
-            try writeDate(stored.createdAt, into: &out)
+            try SplicedObject.writeDate(createdAt, into: &out)
             out.append(contentsOf: #","updatedAt":"#.utf8)
-            try writeDate(stored.updatedAt, into: &out)
-            try writeACL(read: stored.readers, write: stored.writers, into: &out)
+            try SplicedObject.writeDate(updatedAt, into: &out)
+            try SplicedObject.writeACL(read: readers, write: writers, into: &out)
             if !members.isEmpty {
                 out.append(UInt8(ascii: ","))
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: text[members]))
@@ -36,7 +29,10 @@ enum SplicedObject {
             return true
         }
     }
+}
 
+/// The byte-level pieces of `writeWireObject`.
+enum SplicedObject {
     /// Where the members between an object's braces are (empty for `{}`), or nil when the text
     /// is not an object or a member's name starts with `_`.
     static func members(of text: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
@@ -130,7 +126,7 @@ enum SplicedObject {
         // Owner-only objects have the same text in both lists: parse it once.
         let writers = write == read ? readers : try entries(write)
         var keys = write == read ? readers : readers + writers
-        keys.sort()
+        keys.sort()  // equal neighbours are skipped below
         out.append(contentsOf: #","ACL":{"#.utf8)
         var previous: String?
         for key in keys where key != previous {

@@ -37,38 +37,18 @@ nonisolated(unsafe) let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("First page of one user's notes among 1M (owner-only ACL)", configuration: .init(maxIterations: 5_000)) { benchmark in
-        let store = try await OwnerQueryFixture.open()
-        let objects = Objects(store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: 0) })
-        let note = try ClassName("Note")
-        benchmark.startMeasurement()
-        for i in benchmark.scaledIterations {
-            let user = OwnerQueryFixture.userId((i * 7919) % OwnerQueryFixture.users)
-            let whereJSON: JSON = ["owner": ["__type": "Pointer", "className": "_User", "objectId": .string(user)]]
-            let page = try await objects.find(note, params: ["where": whereJSON, "limit": 100], principal: .user(user))
-            precondition(page.results.count == OwnerQueryFixture.notesPerUser)
-            blackHole(page)
-        }
-        benchmark.stopMeasurement()
-        try store.close()
+    ownerQueryBenchmark("First page of one user's notes among 1M (owner-only ACL)") { objects, note, params, principal in
+        let page = try await objects.find(note, params: params, principal: principal)
+        precondition(page.results.count == OwnerQueryFixture.notesPerUser)
+        blackHole(page)
     }
 
     // What `GET /classes/Note` runs: the same query answered as the route's body, spliced from
     // the stored text instead of decoded and rendered.
-    Benchmark("First page of one user's notes among 1M, as the route's body", configuration: .init(maxIterations: 5_000)) { benchmark in
-        let store = try await OwnerQueryFixture.open()
-        let objects = Objects(store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: 0) })
-        let note = try ClassName("Note")
-        benchmark.startMeasurement()
-        for i in benchmark.scaledIterations {
-            let user = OwnerQueryFixture.userId((i * 7919) % OwnerQueryFixture.users)
-            let whereJSON: JSON = ["owner": ["__type": "Pointer", "className": "_User", "objectId": .string(user)]]
-            let body = try await objects.findBody(note, params: ["where": whereJSON, "limit": 100], principal: .user(user))
-            precondition(body.count > OwnerQueryFixture.notesPerUser * 100)
-            blackHole(body)
-        }
-        benchmark.stopMeasurement()
-        try store.close()
+    ownerQueryBenchmark("First page of one user's notes among 1M, as the route's body") { objects, note, params, principal in
+        let body = try await objects.findBody(note, params: params, principal: principal)
+        precondition(body.count > OwnerQueryFixture.notesPerUser * 100)
+        blackHole(body)
     }
 
     Benchmark("HTTP create object (SQLite, synchronous=FULL)", configuration: .init(maxIterations: 2_000)) { benchmark in
@@ -97,6 +77,26 @@ nonisolated(unsafe) let benchmarks: @Sendable () -> Void = {
                 blackHole(try await client.execute(uri: "/parse/classes/Bench/\(id)", method: .get, headers: masterHeaders) { $0.status })
             }
         }
+    }
+}
+
+/// Asks the 1M fixture, as a different user each iteration, for the first page (100) of that
+/// user's notes; `page` answers the query one way.
+func ownerQueryBenchmark(
+    _ name: String, page: @escaping @Sendable (Objects, ClassName, [String: JSON], Principal) async throws -> Void
+) {
+    Benchmark(name, configuration: .init(maxIterations: 5_000)) { benchmark in
+        let store = try await OwnerQueryFixture.open()
+        let objects = Objects(store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: 0) })
+        let note = try ClassName("Note")
+        benchmark.startMeasurement()
+        for i in benchmark.scaledIterations {
+            let user = OwnerQueryFixture.userId((i * 7919) % OwnerQueryFixture.users)
+            let whereJSON: JSON = ["owner": ["__type": "Pointer", "className": "_User", "objectId": .string(user)]]
+            try await page(objects, note, ["where": whereJSON, "limit": 100], .user(user))
+        }
+        benchmark.stopMeasurement()
+        try store.close()
     }
 }
 
