@@ -1,94 +1,121 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import RooftopCore
 import RooftopMail
 import RooftopServices
 import RooftopStorage
 
+/// A hosted page's request: the HTTP request, the route's path parameters and the form it posted.
+struct PageRequest: Sendable {
+    var request: Request
+    var segments: [String]
+    var pathParameters: [String: String]
+    /// The URL-encoded form body (read by the dispatcher within the route's limit).
+    var form: [String: String] = [:]
+
+    /// The query string's parameters.
+    var query: [String: String] { HostedPages.form(request.uri.query ?? "") }
+}
+
 /// The pages an emailed link opens, under `<mount>/apps/`: email verification (and, with its
 /// flow, password reset). Links carry only `token`; a `username` parameter from Parse 7 links
 /// is accepted and ignored.
-struct HostedPages {
+struct HostedPages: Sendable {
     let accounts: Accounts
     let appId: String
     let templates: PageTemplates
 
-    /// Answers `request`, whose path below the mount path is `segments` (`apps/…`).
-    func respond(_ request: Request, segments: [String]) async throws -> Response {
-        if segments == ["apps", "rooftop.css"] {
-            var headers = HTTPFields()
-            headers[.contentType] = "text/css; charset=utf-8"
-            HostedPage.addSecurityHeaders(&headers)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: templates.stylesheet)))
+    func stylesheet() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/css; charset=utf-8"
+        HostedPage.addSecurityHeaders(&headers)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: templates.stylesheet)))
+    }
+
+    func asset(_ page: PageRequest) -> Response {
+        guard let asset = templates.assets[page.pathParameters["asset"] ?? ""] else { return notFound(page) }
+        var headers = HTTPFields()
+        headers[.contentType] = asset.type
+        HostedPage.addSecurityHeaders(&headers)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+    }
+
+    /// Any other path under `apps/`, and links for another app or a server without mail.
+    func notFound(_ page: PageRequest) -> Response {
+        self.page(.notFound, page, status: .notFound).response(templates, stylesheet: stylesheet(page.segments))
+    }
+
+    func verifyEmail(_ page: PageRequest) async throws -> Response {
+        guard isOurs(page) else { return notFound(page) }
+        let token = page.query["token"] ?? ""
+        switch try await accounts.verifyEmail(token: token) {
+        case .verified(let username):
+            var result = self.page(.emailVerified, page)
+            result.values["username"] = username
+            return result.response(templates, stylesheet: stylesheet(page.segments))
+        case .expired:
+            var result = self.page(.verificationLinkExpired, page)
+            result.form = ("resend_verification_email", ["token": token])
+            return result.response(templates, stylesheet: stylesheet(page.segments))
+        case .invalid:
+            return self.page(.verificationLinkInvalid, page, status: .badRequest).response(templates, stylesheet: stylesheet(page.segments))
         }
-        if segments.count == 2, request.method == .get, let asset = templates.assets[segments[1]] {
-            var headers = HTTPFields()
-            headers[.contentType] = asset.type
-            HostedPage.addSecurityHeaders(&headers)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+    }
+
+    func resendVerification(_ page: PageRequest) async throws -> Response {
+        guard isOurs(page) else { return notFound(page) }
+        let sent = try await accounts.resendVerification(token: page.form["token"] ?? "", acceptLanguage: page.request.headers[.acceptLanguage])
+        return sent
+            ? self.page(.verificationLinkSent, page).response(templates, stylesheet: stylesheet(page.segments))
+            : self.page(.verificationLinkInvalid, page, status: .badRequest).response(templates, stylesheet: stylesheet(page.segments))
+    }
+
+    func resetForm(_ page: PageRequest) async throws -> Response {
+        guard isOurs(page) else { return notFound(page) }
+        // Showing the form never consumes the token: a mail scanner's GET changes nothing.
+        let token = page.query["token"] ?? ""
+        guard let user = try await accounts.passwordResetUser(token: token) else {
+            return self.page(.resetLinkInvalid, page, status: .badRequest).response(templates, stylesheet: stylesheet(page.segments))
         }
-        let language = (accounts.mailSettings?.locale ?? .init()).choose(userLocale: nil, acceptLanguage: request.headers[.acceptLanguage])
-        let appName = accounts.mailSettings?.appName ?? ""
-        func page(_ kind: HostedPage.Kind, status: HTTPResponse.Status = .ok) -> HostedPage {
-            HostedPage(kind: kind, language: language, appName: appName, status: status)
-        }
-        guard accounts.mailSettings != nil, segments.count == 3, segments[1] == appId else {
-            return page(.notFound, status: .notFound).response(templates, stylesheet: stylesheet(segments))
-        }
-        let query = Self.form(request.uri.query ?? "")
-        switch (request.method, segments[2]) {
-        case (.get, "verify_email"):
-            let token = query["token"] ?? ""
-            switch try await accounts.verifyEmail(token: token) {
-            case .verified(let username):
-                var result = page(.emailVerified)
-                result.values["username"] = username
-                return result.response(templates, stylesheet: stylesheet(segments))
-            case .expired:
-                var result = page(.verificationLinkExpired)
-                result.form = ("resend_verification_email", ["token": token])
-                return result.response(templates, stylesheet: stylesheet(segments))
-            case .invalid:
-                return page(.verificationLinkInvalid, status: .badRequest).response(templates, stylesheet: stylesheet(segments))
-            }
-        case (.post, "resend_verification_email"):
-            let form = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
-            let sent = try await accounts.resendVerification(token: form["token"] ?? "", acceptLanguage: request.headers[.acceptLanguage])
-            return sent
-                ? page(.verificationLinkSent).response(templates, stylesheet: stylesheet(segments))
-                : page(.verificationLinkInvalid, status: .badRequest).response(templates, stylesheet: stylesheet(segments))
-        case (.get, "request_password_reset"):
-            // Showing the form never consumes the token: a mail scanner's GET changes nothing.
-            let token = query["token"] ?? ""
-            guard let user = try await accounts.passwordResetUser(token: token) else {
-                return page(.resetLinkInvalid, status: .badRequest).response(templates, stylesheet: stylesheet(segments))
-            }
-            var form = page(.choosePassword)
-            form.values["username"] = user.fields["username"]?.stringValue ?? ""
+        var form = self.page(.choosePassword, page)
+        form.values["username"] = user.fields["username"]?.stringValue ?? ""
+        form.form = ("request_password_reset", ["token": token])
+        return form.response(templates, stylesheet: stylesheet(page.segments))
+    }
+
+    func resetPassword(_ page: PageRequest) async throws -> Response {
+        guard isOurs(page) else { return notFound(page) }
+        let token = page.form["token"] ?? ""
+        let outcome = try await accounts.resetPassword(token: token, newPassword: page.form["new_password"] ?? "")
+        if let xhr = HTTPField.Name("X-Requested-With"), page.request.headers[xhr] == "XMLHttpRequest" { return Self.xhrAnswer(outcome) }
+        switch outcome {
+        case .changed:
+            return self.page(.passwordChanged, page).response(templates, stylesheet: stylesheet(page.segments))
+        case .rejected(let problem):
+            var form = self.page(.choosePassword, page, status: .badRequest)
+            form.values["username"] = (try await accounts.passwordResetUser(token: token))?.fields["username"]?.stringValue ?? ""
             form.form = ("request_password_reset", ["token": token])
-            return form.response(templates, stylesheet: stylesheet(segments))
-        case (.post, "request_password_reset"):
-            let fields = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
-            let token = fields["token"] ?? ""
-            let outcome = try await accounts.resetPassword(token: token, newPassword: fields["new_password"] ?? "")
-            if let xhr = HTTPField.Name("X-Requested-With"), request.headers[xhr] == "XMLHttpRequest" { return Self.xhrAnswer(outcome) }
-            switch outcome {
-            case .changed:
-                return page(.passwordChanged).response(templates, stylesheet: stylesheet(segments))
-            case .rejected(let problem):
-                var form = page(.choosePassword, status: .badRequest)
-                form.values["username"] = (try await accounts.passwordResetUser(token: token))?.fields["username"]?.stringValue ?? ""
-                form.form = ("request_password_reset", ["token": token])
-                form.fieldError = templates.describe(problem, language: language)
-                return form.response(templates, stylesheet: stylesheet(segments))
-            case .invalid:
-                return page(.resetLinkInvalid, status: .badRequest).response(templates, stylesheet: stylesheet(segments))
-            }
-        default:
-            return page(.notFound, status: .notFound).response(templates, stylesheet: stylesheet(segments))
+            form.fieldError = templates.describe(problem, language: language(page))
+            return form.response(templates, stylesheet: stylesheet(page.segments))
+        case .invalid:
+            return self.page(.resetLinkInvalid, page, status: .badRequest).response(templates, stylesheet: stylesheet(page.segments))
         }
+    }
+
+    /// A link for this app, on a server that sends mail.
+    private func isOurs(_ page: PageRequest) -> Bool {
+        accounts.mailSettings != nil && page.pathParameters["appId"] == appId
+    }
+
+    private func language(_ page: PageRequest) -> String {
+        (accounts.mailSettings?.locale ?? .init()).choose(userLocale: nil, acceptLanguage: page.request.headers[.acceptLanguage])
+    }
+
+    private func page(_ kind: HostedPage.Kind, _ page: PageRequest, status: HTTPResponse.Status = .ok) -> HostedPage {
+        HostedPage(kind: kind, language: language(page), appName: accounts.mailSettings?.appName ?? "", status: status)
     }
 
     /// Parse's XHR mode for apps that post the form themselves: text on success, a Parse error
@@ -101,12 +128,15 @@ struct HostedPages {
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "Password successfully reset")))
         case .rejected(let problem):
-            return ParseResponder.json(ParseError(.otherCause, problem.error.message).body, status: .badRequest)
+            return ErrorRenderer.response(ParseError(.otherCause, problem.error.message), logger: Self.logger)
         case .invalid:
-            return ParseResponder.json(
-                ParseError(.otherCause, "Failed to reset password: the link is invalid or has expired.").body, status: .badRequest)
+            return ErrorRenderer.response(
+                ParseError(.otherCause, "Failed to reset password: the link is invalid or has expired."), logger: Self.logger)
         }
     }
+
+    /// Parse errors are rendered without logging; this logger is never written to.
+    private static let logger = Logger(label: "rooftop.pages")
 
     /// The style sheet's URL relative to the page, so no Host header ever builds a link.
     func stylesheet(_ segments: [String]) -> String {

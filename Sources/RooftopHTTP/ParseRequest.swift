@@ -5,9 +5,11 @@ public import RooftopCore
 /// Batch sub-requests are built as values of this type too, so they go through the same routes.
 public struct ParseRequest: Sendable {
     /// The effective method (after `_method`).
-    public var method: String
+    public var method: RouteMethod
     /// Path segments below the mount path.
     public var segments: [String]
+    /// The route pattern's parameters (`className`, `objectId`, …), set when the route matched.
+    public var pathParameters: [String: String] = [:]
     /// Query-string parameters merged with body parameters (for GET-style calls).
     public var params: [String: JSON]
     /// The JSON body object (empty when none).
@@ -22,6 +24,22 @@ public struct ParseRequest: Sendable {
     public var acceptLanguage: String? = nil
     /// The client's address (the socket's, or `X-Forwarded-For` through a trusted proxy).
     public var clientIP: String? = nil
+}
+
+extension ParseRequest {
+    /// The `:className` path parameter, validated.
+    func className() throws(ParseError) -> ClassName {
+        try ClassName(pathParameters["className"] ?? "")
+    }
+
+    /// The `:objectId` path parameter; 101 for a value no object can have.
+    func objectId() throws(ParseError) -> String {
+        guard let id = pathParameters["objectId"], ObjectId.isPlausible(id) else { throw ParseError.objectNotFound }
+        return id
+    }
+
+    /// Credentials and options: the query string for GET, else the body.
+    var arguments: [String: JSON] { method == .get ? params : body }
 }
 
 /// A route's answer.

@@ -41,23 +41,13 @@ public struct ParseResponder: HTTPResponder {
                 userAgent: request.headers[.userAgent])
             // The audit log reads who is calling from here, deep in the account use cases.
             response = try await ClientInfo.$current.withValue(client) { try await handle(request, context: context) }
-        } catch let error as ParseError {
-            response = ParseResponder.json(error.body, status: error.httpStatus)
-        } catch let error as UnauthorizedError {
-            response = ParseResponder.json(["error": .string(error.message)], status: .forbidden)
-        } catch let limited as RateLimiter.Limited {
-            response = ParseResponder.json(["code": 100, "error": .string(limited.message)], status: .tooManyRequests)
-            response.headers[.retryAfter] = String(limited.retryAfter)
-        } catch is CancellationError {
-            // The stop's grace period ran out (gracefulShutdownTimeout): not a fault.
-            logger.warning("request cut short by shutdown", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)"])
-            let error = ParseError(.internalServerError, "The server is shutting down.")
-            response = ParseResponder.json(error.body, status: error.httpStatus)
         } catch {
-            logger.error("request failed", metadata: ["error": "\(error)"])
-            response = ParseResponder.json(ParseError.internalError.body, status: .internalServerError)
+            var logger = self.logger
+            logger[metadataKey: "method"] = "\(request.method)"
+            logger[metadataKey: "path"] = "\(request.uri.path)"
+            response = ErrorRenderer.response(error, logger: logger)
         }
-        addCORS(&response)
+        addCommonHeaders(&response)
         // At Parse's `verbose` level, as Parse Server: the line costs a sixth of a get-by-id.
         if logger.logLevel <= .debug {
             let elapsed = ContinuousClock.now - start
@@ -71,42 +61,49 @@ public struct ParseResponder: HTTPResponder {
 
     private func handle(_ request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
-        guard path == config.mountPath || path.hasPrefix(config.mountPath + "/") else {
-            return ParseResponder.json(["error": "Not found."], status: .notFound)
-        }
+        guard path == config.mountPath || path.hasPrefix(config.mountPath + "/") else { throw HTTPError(.notFound) }
         if request.method == .options { return Response(status: .ok) }
         let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
-        // Pages opened from emailed links: HTML, no application id header, form bodies.
-        let clientIP = ClientInfo.current.ip
-        if segments.first == "apps" {
-            if request.method == .post {
-                try await routes.limiter.check(RateLimiter.Request(method: "POST", path: "/" + segments.joined(separator: "/"), clientIP: clientIP))
-            }
-            return try await HostedPages(accounts: routes.accounts, appId: config.appId, templates: config.pages).respond(request, segments: segments)
-        }
-        var body = try await readBody(request)
-        var method = request.method.rawValue
-        if method == "POST", let override = body["_method"]?.stringValue {
-            guard ["GET", "PUT", "DELETE", "POST"].contains(override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
-            method = override
-            body["_method"] = nil
-        }
-        if segments == ["health"] { return ParseResponder.json(["status": "ok"], status: .ok) }
-        let credentials = try RequestAuthenticator(config: config).authenticate(headers: request.headers, body: &body, remoteIP: context.remoteIP)
-        var principal = credentials.isMaster ? Principal.master : Principal.anonymous
-        if let token = credentials.sessionToken, !credentials.isMaster {
-            do {
-                principal = try await routes.accounts.principal(forToken: token)
-            } catch let error as ParseError where error.code == .invalidSessionToken && segments == ["login"] {
-                // A stale token must not stop the user from logging in again.
+        if segments.first == "apps" { return try await page(request, segments: segments) }
+        // A route whose body is not JSON (a file upload) is found by the request's own method;
+        // any other body is a JSON object whose `_method` may change the method.
+        var body: [String: JSON] = [:]
+        var method = RouteMethod(request.method)
+        if method.flatMap({ ParseRoutes.index.find($0, segments) })?.0.body.isJSON ?? true {
+            body = try await readBody(request)
+            if method == .post, let override = body["_method"]?.stringValue {
+                guard let overridden = RouteMethod(rawValue: override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
+                method = overridden
+                body["_method"] = nil
             }
         }
-        var params = QueryString.parse(request.uri.query)
-        if method == "GET" || method == "DELETE" { params.merge(body) { _, fromBody in fromBody } }
-        let parseRequest = ParseRequest(
-            method: method, segments: segments, params: params, body: body, principal: principal, sessionToken: credentials.sessionToken,
-            installationId: credentials.installationId, acceptLanguage: request.headers[.acceptLanguage], clientIP: clientIP)
-        var answer = try await routes.dispatch(parseRequest)
+        var parseRequest = ParseRequest(
+            method: method ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
+            acceptLanguage: request.headers[.acceptLanguage], clientIP: ClientInfo.current.ip)
+        let found = method.flatMap { _ in ParseRoutes.route(for: parseRequest) }
+        if found?.0.access != .open {
+            let credentials = try RequestAuthenticator(config: config).authenticate(headers: request.headers, body: &body, remoteIP: context.remoteIP)
+            parseRequest.sessionToken = credentials.sessionToken
+            parseRequest.installationId = credentials.installationId
+            parseRequest.principal = credentials.isMaster ? .master : .anonymous
+            if let token = credentials.sessionToken, !credentials.isMaster {
+                do {
+                    parseRequest.principal = try await routes.accounts.principal(forToken: token)
+                } catch let error as ParseError where error.code == .invalidSessionToken && found?.0.pattern == "/login" {
+                    // A stale token must not stop the user from logging in again.
+                }
+            }
+        }
+        guard let (route, routed) = found, case .api(let handler) = route.handler else {
+            if method != nil { try await routes.check(parseRequest, against: nil) }
+            throw ParseRoutes.unknown(method: method?.rawValue ?? request.method.rawValue, segments: segments)
+        }
+        parseRequest.pathParameters = routed.pathParameters
+        parseRequest.params = QueryString.parse(request.uri.query)
+        if route.method == .get || route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
+        parseRequest.body = body
+        try await routes.check(parseRequest, against: route)
+        var answer = try await handler(routes, parseRequest)
         if let location = answer.headers.firstIndex(where: { $0.0 == "Location" }) {
             let host = request.head.authority ?? "127.0.0.1"
             answer.headers[location].1 = "http://\(host)\(config.mountPath)\(answer.headers[location].1)"
@@ -116,6 +113,24 @@ public struct ParseResponder: HTTPResponder {
             if let field = HTTPField.Name(name) { response.headers[field] = value }
         }
         return response
+    }
+
+    /// Pages opened from emailed links: HTML, no application id, form bodies; the same checks
+    /// (rate limits, body size) as any route of the table.
+    private func page(_ request: Request, segments: [String]) async throws -> Response {
+        let pages = HostedPages(accounts: routes.accounts, appId: config.appId, templates: config.pages)
+        var page = PageRequest(request: request, segments: segments, pathParameters: [:])
+        let parseRequest = ParseRequest(
+            method: RouteMethod(request.method) ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
+            clientIP: ClientInfo.current.ip)
+        guard RouteMethod(request.method) != nil, let (route, routed) = ParseRoutes.route(for: parseRequest), case .page(let handler) = route.handler
+        else { return pages.notFound(page) }
+        page.pathParameters = routed.pathParameters
+        try await routes.check(routed, against: route)
+        if case .form(let limit) = route.body {
+            page.form = HostedPages.form(String(buffer: try await request.body.collect(upTo: limit)))
+        }
+        return try await handler(pages, page)
     }
 
     /// Built once: a header name is validated when it is made.
@@ -130,14 +145,8 @@ public struct ParseResponder: HTTPResponder {
     }
 
     private func readBody(_ request: Request) async throws -> [String: JSON] {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: config.maxBodySize)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw ParseError(.objectTooLarge, "Request body is too large.")
-        } catch is NIOTooManyBytesError {
-            throw ParseError(.objectTooLarge, "Request body is too large.")
-        }
+        // Over the limit: the error renderer answers 413.
+        let buffer = try await request.body.collect(upTo: config.maxBodySize)
         let bytes = buffer.readableBytesView
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         guard case .object(let object) = try JSONParser.parse(bytes) else {
@@ -147,16 +156,15 @@ public struct ParseResponder: HTTPResponder {
         return object
     }
 
-    private func addCORS(_ response: inout Response) {
+    /// CORS on every answer, and `no-store`: API answers are private to their caller, and some
+    /// clients' URL caches would otherwise answer one user's request with another's data.
+    private func addCommonHeaders(_ response: inout Response) {
+        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         response.headers[.accessControlAllowOrigin] = config.allowOrigin
         response.headers[.accessControlAllowMethods] = "GET,PUT,POST,DELETE,OPTIONS"
         response.headers[.accessControlAllowHeaders] =
             "X-Parse-Master-Key, X-Parse-REST-API-Key, X-Parse-Javascript-Key, X-Parse-Application-Id, X-Parse-Client-Version, X-Parse-Session-Token, X-Requested-With, X-Parse-Revocable-Session, X-Parse-Request-Id, Content-Type, Pragma, Cache-Control"
         response.headers[.accessControlExposeHeaders] = "X-Parse-Job-Status-Id, X-Parse-Push-Status-Id"
-    }
-
-    static func json(_ body: JSON, status: HTTPResponse.Status) -> Response {
-        json(JSONWriter.bytes(body), status: status)
     }
 
     static func json(_ bytes: [UInt8], status: HTTPResponse.Status) -> Response {

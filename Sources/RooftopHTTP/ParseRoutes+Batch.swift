@@ -3,20 +3,13 @@ import RooftopServices
 import RooftopStorage
 
 extension ParseRoutes {
-    /// One parsed sub-request of `/batch`.
-    struct BatchItem {
-        var method: String
-        var segments: [String]
-        var body: [String: JSON]
-    }
-
-    /// `POST /batch`: sub-requests through the same routes, answered in order.
+    /// `POST /batch`: sub-requests through the same route table (and so the same access checks
+    /// and rate limits), answered in order.
     ///
     /// Without `transaction` each item succeeds or fails alone. With `transaction: true` every
-    /// item must be an object write; all are checked first and then committed in one database
-    /// transaction, so either all happen or none does.
+    /// item must be an object write; all are admitted and planned first and then committed in one
+    /// database transaction, so either all happen or none does.
     func batch(_ request: ParseRequest) async throws -> ParseResponse {
-        guard request.method == "POST" else { throw Self.unknown(request) }
         guard case .array(let rawItems)? = request.body["requests"] else {
             throw ParseError(.invalidJSON, "requests must be an array")
         }
@@ -24,33 +17,36 @@ extension ParseRoutes {
             throw ParseError(
                 .invalidJSON, "Batch request contains \(rawItems.count) sub-requests, which exceeds the limit of \(config.batchRequestLimit).")
         }
-        let items = try rawItems.map { raw throws(ParseError) in try batchItem(raw) }
+        let items = try rawItems.map { raw throws(ParseError) in try batchItem(raw, of: request) }
         if request.body["transaction"] == true {
-            return ParseResponse(body: .array(try await transaction(items, principal: request.principal)))
+            return ParseResponse(encoded: try await transaction(items))
         }
-        var results: [JSON] = []
-        results.reserveCapacity(items.count)
-        for item in items {
-            // Same caller: same session and address, so every sub-request counts against limits.
-            let sub = ParseRequest(
-                method: item.method, segments: item.segments, params: item.method == "GET" ? item.body : [:],
-                body: item.body, principal: request.principal, sessionToken: request.sessionToken, clientIP: request.clientIP)
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (offset, item) in items.enumerated() {
+            if offset > 0 { out.append(UInt8(ascii: ",")) }
             do {
-                results.append(["success": try await dispatch(sub).json()])
-            } catch let error as ParseError {
-                results.append(["error": ["code": .number(Double(error.code.rawValue)), "error": .string(error.message)]])
-            } catch is UnauthorizedError {
-                results.append(["error": ["code": .number(Double(ParseError.Code.operationForbidden.rawValue)), "error": "unauthorized"]])
+                let answer = try await dispatch(item)
+                out.append(contentsOf: "{\"success\":".utf8)
+                out.append(contentsOf: answer.encoded ?? JSONWriter.bytes(answer.body))
+            } catch {
+                // Anything but an item's own refusal (a rate limit, a failing database) fails the batch.
+                guard let body = ErrorRenderer.batchItemBody(error) else { throw error }
+                out.append(contentsOf: "{\"error\":".utf8)
+                out.append(contentsOf: body)
             }
+            out.append(UInt8(ascii: "}"))
         }
-        return ParseResponse(body: .array(results))
+        out.append(UInt8(ascii: "]"))
+        return ParseResponse(encoded: out)
     }
 
-    private func batchItem(_ raw: JSON) throws(ParseError) -> BatchItem {
+    /// One item as a request of the same caller: same session and address, so every item counts
+    /// against limits as if sent alone.
+    private func batchItem(_ raw: JSON, of batch: ParseRequest) throws(ParseError) -> ParseRequest {
         guard case .object(let members) = raw, let method = members["method"]?.stringValue, let path = members["path"]?.stringValue else {
             throw ParseError(.invalidJSON, "Each batch request needs a method and a path.")
         }
-        guard ["GET", "POST", "PUT", "DELETE"].contains(method) else { throw ParseError(.invalidJSON, "Invalid batch method.") }
+        guard let method = RouteMethod(rawValue: method) else { throw ParseError(.invalidJSON, "Invalid batch method.") }
         var body: [String: JSON] = [:]
         if let value = members["body"], value != .null {
             guard case .object(let object) = value else { throw ParseError(.invalidJSON, "A batch request body must be an object.") }
@@ -61,37 +57,28 @@ extension ParseRoutes {
         }
         let segments = path.dropFirst(prefix.count).split(separator: "/").map(String.init)
         if segments.first == "batch" { throw ParseError(.invalidJSON, "A batch cannot contain another batch.") }
-        return BatchItem(method: method, segments: segments, body: body)
+        return ParseRequest(
+            method: method, segments: segments, params: method == .get ? body : [:], body: body, principal: batch.principal,
+            sessionToken: batch.sessionToken, installationId: batch.installationId, acceptLanguage: batch.acceptLanguage,
+            clientIP: batch.clientIP)
     }
 
-    private func transaction(_ items: [BatchItem], principal: Principal) async throws -> [JSON] {
+    private func transaction(_ items: [ParseRequest]) async throws -> [UInt8] {
         var operations: [WriteOperation] = []
         for item in items {
-            let (className, objectId) = try objectTarget(item)
-            switch (item.method, objectId) {
-            case ("POST", nil): operations.append(try await objects.planCreate(className, body: item.body, principal: principal))
-            case ("PUT", let id?): operations.append(try await objects.planUpdate(className, objectId: id, body: item.body, principal: principal))
-            case ("DELETE", let id?): operations.append(try await objects.planDelete(className, objectId: id, principal: principal))
-            default: throw Self.transactionOnlyWrites
+            guard let (route, item) = Self.route(for: item), let write = route.transactional else { throw Self.transactionOnlyWrites }
+            // Checked like any request: a transaction is no way around a limit or an access rule.
+            try await check(item, against: route)
+            let className = try item.className()
+            switch write {
+            case .create: operations.append(try await objects.planCreate(className, body: item.body, principal: item.principal))
+            case .update:
+                operations.append(try await objects.planUpdate(className, objectId: try item.objectId(), body: item.body, principal: item.principal))
+            case .delete: operations.append(try await objects.planDelete(className, objectId: try item.objectId(), principal: item.principal))
             }
         }
-        return try await objects.commit(operations).map { outcome in ["success": .object(try Objects.response(to: outcome))] }
-    }
-
-    /// The class and object an object-write path names (`/classes/C(/id)`, `/roles(/id)`).
-    private func objectTarget(_ item: BatchItem) throws -> (ClassName, String?) {
-        let s = item.segments
-        switch (s.first, s.count) {
-        case ("classes", 2), ("classes", 3):
-            let id = s.count == 3 ? s[2] : nil
-            if let id, !ObjectId.isPlausible(id) { throw ParseError.objectNotFound }
-            return (try ClassName(s[1]), id)
-        case ("roles", 1), ("roles", 2):
-            let id = s.count == 2 ? s[1] : nil
-            if let id, !ObjectId.isPlausible(id) { throw ParseError.objectNotFound }
-            return (.role, id)
-        default: throw Self.transactionOnlyWrites
-        }
+        let outcomes = try await objects.commit(operations).map { outcome in ["success": .object(try Objects.response(to: outcome))] as JSON }
+        return JSONWriter.bytes(.array(outcomes))
     }
 
     static let transactionOnlyWrites = ParseError(

@@ -1,32 +1,40 @@
 import RooftopCore
 import RooftopServices
 
+/// `/schemas`, `/schemas/:className` and `/aggregate/:className` (the route table requires the
+/// master key).
 extension ParseRoutes {
-    /// `/schemas` and `/schemas/:className` (master key only).
-    func schemas(_ request: ParseRequest) async throws -> ParseResponse {
-        guard request.principal.isMaster else { throw UnauthorizedError.masterRequired }
-        let s = request.segments
-        if s.count == 1 {
-            switch request.method {
-            case "GET":
-                return ParseResponse(body: ["results": .array(try await schemaService.all().map(\.json))])
-            case "POST":
-                guard let name = request.body["className"]?.stringValue else {
-                    throw ParseError(.missingObjectId, "POST /schemas needs a class name.")
-                }
-                return ParseResponse(body: try await schemaService.create(try ClassName(name), body: request.body).json)
-            default: throw Self.unknown(request)
-            }
+    func allSchemas(_ request: ParseRequest) async throws -> ParseResponse {
+        ParseResponse(body: ["results": .array(try await schemaService.all().map(\.json))])
+    }
+
+    /// `POST /schemas` names the class in the body; `POST /schemas/:className` in the path.
+    func createSchema(_ request: ParseRequest) async throws -> ParseResponse {
+        let className: ClassName
+        if request.pathParameters["className"] != nil {
+            className = try request.className()
+        } else {
+            guard let name = request.body["className"]?.stringValue else { throw ParseError(.missingObjectId, "POST /schemas needs a class name.") }
+            className = try ClassName(name)
         }
-        let className = try ClassName(s[1])
-        switch request.method {
-        case "GET": return ParseResponse(body: try await schemaService.get(className).json)
-        case "POST": return ParseResponse(body: try await schemaService.create(className, body: request.body).json)
-        case "PUT": return ParseResponse(body: try await schemaService.update(className, body: request.body).json)
-        case "DELETE":
-            try await schemaService.delete(className)
-            return ParseResponse(body: [:])
-        default: throw Self.unknown(request)
-        }
+        return ParseResponse(body: try await schemaService.create(className, body: request.body).json)
+    }
+
+    func getSchema(_ request: ParseRequest) async throws -> ParseResponse {
+        ParseResponse(body: try await schemaService.get(try request.className()).json)
+    }
+
+    func updateSchema(_ request: ParseRequest) async throws -> ParseResponse {
+        ParseResponse(body: try await schemaService.update(try request.className(), body: request.body).json)
+    }
+
+    func deleteSchema(_ request: ParseRequest) async throws -> ParseResponse {
+        try await schemaService.delete(try request.className())
+        return ParseResponse(body: [:])
+    }
+
+    func aggregate(_ request: ParseRequest) async throws -> ParseResponse {
+        let results = try await aggregates.run(try request.className(), params: request.params, principal: request.principal)
+        return ParseResponse(body: ["results": .array(results)])
     }
 }

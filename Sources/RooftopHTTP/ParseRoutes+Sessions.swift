@@ -1,30 +1,34 @@
 import RooftopCore
 import RooftopServices
 
+/// `/sessions`, `/sessions/me`, `/sessions/:objectId` (the route table requires a user or the
+/// master key; someone else's session is 101).
 extension ParseRoutes {
-    /// `/sessions`, `/sessions/me`, `/sessions/:id`.
-    func sessionRoutes(_ request: ParseRequest) async throws -> ParseResponse {
-        let principal = request.principal
-        if !principal.isMaster && principal.userId == nil { throw ParseError(.invalidSessionToken, "Invalid session token") }
-        let id = request.segments.count == 2 ? request.segments[1] : nil
-        switch (request.method, id) {
-        case ("GET", nil):
-            return ParseResponse(body: ["results": .array(try await accounts.listSessions(principal: principal))])
-        case ("POST", nil):
-            let created = try await accounts.createSession(body: request.body, principal: principal, installationId: request.installationId)
-            return ParseResponse(status: 201, body: .object(created))
-        case ("GET", "me"?):
-            guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
-            return ParseResponse(body: .object(try await accounts.currentSession(token: token)))
-        case ("GET", let id?):
-            return ParseResponse(body: .object(try await accounts.getSession(id, principal: principal)))
-        case ("PUT", let id?):
-            return ParseResponse(body: .object(try await accounts.updateSession(id, body: request.body, principal: principal)))
-        case ("DELETE", let id?):
-            try await accounts.deleteSession(id, principal: principal)
-            return ParseResponse(body: [:])
-        default:
-            throw Self.unknown(request)
-        }
+    func listSessions(_ request: ParseRequest) async throws -> ParseResponse {
+        ParseResponse(body: ["results": .array(try await accounts.listSessions(principal: request.principal))])
+    }
+
+    func createSession(_ request: ParseRequest) async throws -> ParseResponse {
+        let created = try await accounts.createSession(body: request.body, principal: request.principal, installationId: request.installationId)
+        return ParseResponse(status: 201, body: .object(created))
+    }
+
+    func currentSession(_ request: ParseRequest) async throws -> ParseResponse {
+        guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
+        return ParseResponse(body: .object(try await accounts.currentSession(token: token)))
+    }
+
+    func getSession(_ request: ParseRequest) async throws -> ParseResponse {
+        ParseResponse(body: .object(try await accounts.getSession(request.pathParameters["objectId"] ?? "", principal: request.principal)))
+    }
+
+    func updateSession(_ request: ParseRequest) async throws -> ParseResponse {
+        let id = request.pathParameters["objectId"] ?? ""
+        return ParseResponse(body: .object(try await accounts.updateSession(id, body: request.body, principal: request.principal)))
+    }
+
+    func deleteSession(_ request: ParseRequest) async throws -> ParseResponse {
+        try await accounts.deleteSession(request.pathParameters["objectId"] ?? "", principal: request.principal)
+        return ParseResponse(body: [:])
     }
 }

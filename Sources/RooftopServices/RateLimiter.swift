@@ -77,11 +77,14 @@ public struct RateLimiter: Sendable {
         public var isMaster: Bool
         /// The account the body names (username or email, normalized), for `account` rules.
         public var account: String?
+        /// The path of the route this one stands for (`/users` for `POST /classes/_User`): rules on
+        /// either path count the request, each once.
+        public var alias: String?
 
         /// Creates a request description.
         public init(
             method: String, path: String, clientIP: String?, userId: String? = nil, sessionToken: String? = nil, isMaster: Bool = false,
-            account: String? = nil
+            account: String? = nil, alias: String? = nil
         ) {
             self.method = method.uppercased()
             self.path = path
@@ -90,6 +93,7 @@ public struct RateLimiter: Sendable {
             self.sessionToken = sessionToken
             self.isMaster = isMaster
             self.account = account
+            self.alias = alias
         }
     }
 
@@ -125,8 +129,10 @@ public struct RateLimiter: Sendable {
     public func check(_ request: Request) async throws {
         guard !rules.isEmpty, let store else { return }
         let path = Self.normalize(request.path)
+        let alias = request.alias.map(Self.normalize)
         let now = clock().millisecondsSince1970
-        for (index, rule) in rules.enumerated() where rule.matches(method: request.method, path: path) {
+        for (index, rule) in rules.enumerated()
+        where rule.matches(method: request.method, path: path) || alias.map({ rule.matches(method: request.method, path: $0) }) == true {
             if request.isMaster && !rule.includeMasterKey { continue }
             guard let subject = subject(of: request, zone: rule.zone) else { continue }
             let (count, ends) = try await store.countRequest(key: "\(index):\(rule.zone.rawValue):\(subject)", window: rule.window, now: now)

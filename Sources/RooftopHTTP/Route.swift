@@ -1,0 +1,154 @@
+import Hummingbird
+
+/// The methods a Parse route answers; `_method` and `/batch` items name one of these too.
+public enum RouteMethod: String, Sendable, CaseIterable {
+    /// Read.
+    case get = "GET"
+    /// Create, or a call with a body.
+    case post = "POST"
+    /// Update.
+    case put = "PUT"
+    /// Delete.
+    case delete = "DELETE"
+
+    /// The method of an HTTP request, when it is one of the four.
+    init?(_ method: HTTPRequest.Method) { self.init(rawValue: method.rawValue) }
+}
+
+/// What a route needs from the caller before its handler runs.
+enum RouteAccess: String, Sendable {
+    /// Nothing: no application id (health check, pages opened from emailed links).
+    case open
+    /// The application id (and a client key when the server is configured with one).
+    case client
+    /// A session token: 209 without one, even with the master key.
+    case session
+    /// A signed-in user or the master key: 209 otherwise.
+    case user
+    /// The master key: 403 otherwise.
+    case master
+}
+
+/// Which account a request names, for rate-limit rules in the `account` zone.
+enum RouteAccount: Sendable {
+    /// `username` (or `email`) of the credentials.
+    case usernameOrEmail
+    /// `email`.
+    case email
+}
+
+/// How a route's body is read before routing.
+enum RouteBody: Sendable {
+    /// A JSON object, at most `maxBodySize` bytes (API routes).
+    case json
+    /// A URL-encoded form, at most this many bytes (hosted pages).
+    case form(Int)
+    /// No body is read.
+    case none
+
+    var isJSON: Bool {
+        if case .json = self { return true }
+        return false
+    }
+}
+
+/// A write that may join a `/batch` with `transaction: true`.
+enum TransactionalWrite: Sendable {
+    case create, update, delete
+}
+
+/// One route: method, path pattern, what it needs, how limits count it, and its handler.
+///
+/// The table (`RouteTable.swift`) is the only list of routes: direct requests, `_method`
+/// overrides and `/batch` items all find their route there, so the route's checks run however
+/// it is reached.
+struct Route: Sendable {
+    /// What the route runs.
+    enum Handler: Sendable {
+        /// A JSON API route.
+        case api(@Sendable (ParseRoutes, ParseRequest) async throws -> ParseResponse)
+        /// A hosted HTML page (no application id; form bodies).
+        case page(@Sendable (HostedPages, PageRequest) async throws -> Response)
+    }
+
+    let method: RouteMethod
+    /// `/classes/:className/:objectId`: literal segments and `:name` parameters.
+    let pattern: String
+    let access: RouteAccess
+    let body: RouteBody
+    /// Counts as this path for rate limits (`POST /classes/_User` counts as `POST /users`).
+    let limitPath: String?
+    let account: RouteAccount?
+    let transactional: TransactionalWrite?
+    /// The class a path stands for when it names none (`/roles` is `_Role`).
+    let className: String?
+    let handler: Handler
+    /// The pattern's segments; a leading `:` marks a parameter.
+    let segments: [Substring]
+
+    init(
+        _ method: RouteMethod, _ pattern: String, _ access: RouteAccess, body: RouteBody = .json, limitAs limitPath: String? = nil,
+        account: RouteAccount? = nil, transactional: TransactionalWrite? = nil, className: String? = nil,
+        _ handler: @escaping @Sendable (ParseRoutes, ParseRequest) async throws -> ParseResponse
+    ) {
+        self.init(method, pattern, access, body, limitPath, account, transactional, className, .api(handler))
+    }
+
+    init(
+        page method: RouteMethod, _ pattern: String, body: RouteBody = .none,
+        _ handler: @escaping @Sendable (HostedPages, PageRequest) async throws -> Response
+    ) {
+        self.init(method, pattern, .open, body, nil, nil, nil, nil, .page(handler))
+    }
+
+    private init(
+        _ method: RouteMethod, _ pattern: String, _ access: RouteAccess, _ body: RouteBody, _ limitPath: String?, _ account: RouteAccount?,
+        _ transactional: TransactionalWrite?, _ className: String?, _ handler: Handler
+    ) {
+        self.method = method
+        self.pattern = pattern
+        self.access = access
+        self.body = body
+        self.limitPath = limitPath
+        self.account = account
+        self.transactional = transactional
+        self.className = className
+        self.handler = handler
+        self.segments = pattern.split(separator: "/")
+    }
+
+    /// The path parameters when `path` matches this route's pattern.
+    func match(_ path: [String]) -> [String: String]? {
+        guard path.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        if let className { parameters["className"] = className }
+        for (pattern, value) in zip(segments, path) {
+            if pattern.first == ":" {
+                parameters[String(pattern.dropFirst())] = value
+            } else if pattern != value {
+                return nil
+            }
+        }
+        return parameters
+    }
+}
+
+/// The routes, indexed by their first path segment.
+struct RouteIndex: Sendable {
+    let routes: [Route]
+    private let byFirstSegment: [String: [Route]]
+
+    init(_ routes: [Route]) {
+        self.routes = routes
+        byFirstSegment = Dictionary(grouping: routes) { $0.segments.first.map(String.init) ?? "" }
+    }
+
+    /// The first route (in table order) for `method` and `path`, with its path parameters.
+    func find(_ method: RouteMethod, _ path: [String]) -> (Route, [String: String])? {
+        guard let candidates = byFirstSegment[path.first ?? ""] else { return nil }
+        for route in candidates where route.method == method {
+            if let parameters = route.match(path) { return (route, parameters) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,83 @@
+import RooftopCore
+
+/// Every route the server answers, in matching order (the first match wins, so literal paths come
+/// before the parameter paths they would also match).
+///
+/// `docs/compatibility.md` lists the same routes; `RouteTableTests` fails when the two differ.
+extension ParseRoutes {
+    static let table: [Route] = [
+        Route(.get, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) },
+
+        // Objects. `_User` writes are account writes (hashing, uniqueness, sessions) and count
+        // as the account routes they stand for, as in Parse.
+        Route(.get, "/classes/:className", .client) { try await $0.find($1) },
+        Route(.post, "/classes/_User", .client, limitAs: "/users") { try await $0.signUp($1) },
+        Route(.post, "/classes/:className", .client, transactional: .create) { try await $0.create($1) },
+        Route(.get, "/classes/:className/:objectId", .client) { try await $0.get($1) },
+        Route(.put, "/classes/_User/:objectId", .client, limitAs: "/users/:objectId") { try await $0.updateUser($1) },
+        Route(.put, "/classes/:className/:objectId", .client, transactional: .update) { try await $0.update($1) },
+        Route(.delete, "/classes/_User/:objectId", .client, limitAs: "/users/:objectId") { try await $0.deleteUser($1) },
+        Route(.delete, "/classes/:className/:objectId", .client, transactional: .delete) { try await $0.delete($1) },
+
+        // Roles: `_Role` objects under their own path.
+        Route(.get, "/roles", .client, className: "_Role") { try await $0.find($1) },
+        Route(.post, "/roles", .client, transactional: .create, className: "_Role") { try await $0.create($1) },
+        Route(.get, "/roles/:objectId", .client, className: "_Role") { try await $0.get($1) },
+        Route(.put, "/roles/:objectId", .client, transactional: .update, className: "_Role") { try await $0.update($1) },
+        Route(.delete, "/roles/:objectId", .client, transactional: .delete, className: "_Role") { try await $0.delete($1) },
+
+        // Users and accounts.
+        Route(.post, "/users", .client) { try await $0.signUp($1) },
+        Route(.get, "/users", .client, className: "_User") { try await $0.find($1) },
+        Route(.get, "/users/me", .session) { try await $0.me($1) },
+        Route(.get, "/users/:objectId", .client, className: "_User") { try await $0.get($1) },
+        Route(.put, "/users/:objectId", .client) { try await $0.updateUser($1) },
+        Route(.delete, "/users/:objectId", .client) { try await $0.deleteUser($1) },
+        Route(.post, "/login", .client, account: .usernameOrEmail) { try await $0.logIn($1) },
+        // Old SDKs send credentials in the query string (never logged).
+        Route(.get, "/login", .client, account: .usernameOrEmail) { try await $0.logIn($1) },
+        Route(.post, "/logout", .session) { try await $0.logOut($1) },
+        Route(.post, "/loginAs", .client) { try await $0.logInAs($1) },
+        Route(.post, "/verifyPassword", .client, account: .usernameOrEmail) { try await $0.verifyPassword($1) },
+        Route(.get, "/verifyPassword", .client, account: .usernameOrEmail) { try await $0.verifyPassword($1) },
+        Route(.post, "/upgradeToRevocableSession", .client) { try await $0.upgradeToRevocableSession($1) },
+        Route(.post, "/requestPasswordReset", .client, account: .email) { try await $0.requestPasswordReset($1) },
+        Route(.post, "/verificationEmailRequest", .client, account: .email) { try await $0.requestVerificationEmail($1) },
+
+        // Sessions.
+        Route(.get, "/sessions", .user) { try await $0.listSessions($1) },
+        Route(.post, "/sessions", .user) { try await $0.createSession($1) },
+        Route(.get, "/sessions/me", .session) { try await $0.currentSession($1) },
+        Route(.get, "/sessions/:objectId", .user) { try await $0.getSession($1) },
+        Route(.put, "/sessions/:objectId", .user) { try await $0.updateSession($1) },
+        Route(.delete, "/sessions/:objectId", .user) { try await $0.deleteSession($1) },
+
+        // Schemas and aggregates (master key).
+        Route(.get, "/schemas", .master) { try await $0.allSchemas($1) },
+        Route(.post, "/schemas", .master) { try await $0.createSchema($1) },
+        Route(.get, "/schemas/:className", .master) { try await $0.getSchema($1) },
+        Route(.post, "/schemas/:className", .master) { try await $0.createSchema($1) },
+        Route(.put, "/schemas/:className", .master) { try await $0.updateSchema($1) },
+        Route(.delete, "/schemas/:className", .master) { try await $0.deleteSchema($1) },
+        Route(.get, "/aggregate/:className", .master) { try await $0.aggregate($1) },
+
+        Route(.post, "/batch", .client) { try await $0.batch($1) },
+
+        // Files: not stored yet. The upload's body is the file, never JSON.
+        Route(.post, "/files/:filename", .client, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
+        Route(.get, "/files/:appId/:filename", .open, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
+        Route(.delete, "/files/:filename", .master, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
+
+        // Pages opened from emailed links (HTML; no application id header, form bodies).
+        Route(page: .get, "/apps/rooftop.css") { pages, _ in pages.stylesheet() },
+        Route(page: .get, "/apps/:asset") { pages, request in pages.asset(request) },
+        Route(page: .get, "/apps/:appId/verify_email") { try await $0.verifyEmail($1) },
+        Route(page: .post, "/apps/:appId/resend_verification_email", body: .form(16_384)) { try await $0.resendVerification($1) },
+        Route(page: .get, "/apps/:appId/request_password_reset") { try await $0.resetForm($1) },
+        Route(page: .post, "/apps/:appId/request_password_reset", body: .form(16_384)) { try await $0.resetPassword($1) },
+    ]
+
+    static let index = RouteIndex(table)
+
+    static let filesUnavailable = ParseError(ParseError.Code(130), "File upload is not available on this server yet.")
+}
