@@ -20,7 +20,7 @@ extension ConfigKey {
         secret: Bool = false, defaultNote: String? = nil
     ) -> ConfigKey {
         ConfigKey(
-            name, .string, description, aliases: aliases, secret: secret, defaultNote: defaultNote,
+            name, .string, description, aliases: aliases, redaction: secret ? .value : .none, defaultNote: defaultNote,
             apply: { configuration, value in configuration[keyPath: field] = try value.string() },
             show: { $0[keyPath: field].map(JSON.string) ?? .null })
     }

@@ -17,7 +17,18 @@ package struct ConfigKey: Sendable {
     /// One line for the reference (Markdown).
     package let description: String
     /// Whether `config print` hides its value.
-    package let secret: Bool
+    package var secret: Bool { redaction != .none }
+    /// How `config print` hides it.
+    package let redaction: Redaction
+
+    /// What of a value `config print` hides.
+    package enum Redaction: Sendable {
+        case none
+        /// The whole value.
+        case value
+        /// A URL's password only: the host and database name help an operator.
+        case urlPassword
+    }
     /// The command-line flag that sets it, if any.
     package let flag: String?
     /// The default in words, when it is not a value (generated, derived from another key).
@@ -28,7 +39,7 @@ package struct ConfigKey: Sendable {
     let show: @Sendable (ServerConfiguration) -> JSON
 
     init(
-        _ name: String, _ kind: Kind, _ description: String, aliases: [String] = [], secret: Bool = false, flag: String? = nil,
+        _ name: String, _ kind: Kind, _ description: String, aliases: [String] = [], redaction: Redaction = .none, flag: String? = nil,
         defaultNote: String? = nil, apply: @escaping @Sendable (inout ServerConfiguration, ConfigValue) throws -> Void,
         show: @escaping @Sendable (ServerConfiguration) -> JSON
     ) {
@@ -36,7 +47,7 @@ package struct ConfigKey: Sendable {
         self.kind = kind
         self.description = description
         self.aliases = aliases
-        self.secret = secret
+        self.redaction = redaction
         self.flag = flag
         self.defaultNote = defaultNote
         self.apply = apply
@@ -52,13 +63,15 @@ package struct ConfigKey: Sendable {
         ["PARSE_SERVER_", "ROOFTOP_"].flatMap { prefix in names.map { prefix + Self.upperSnake($0) } }
     }
 
-    /// The value `config print` shows: secrets in use become `<redacted>`, a database URL only
-    /// loses its password (the host and database name help an operator).
+    /// The value `config print` shows: secrets in use become `<redacted>`.
     package func printed(_ configuration: ServerConfiguration) -> JSON {
         let value = show(configuration)
-        guard secret, !value.isNull else { return value }
-        if let url = value.stringValue, url.hasPrefix("postgres") { return .string(Self.redactedURL(url)) }
-        return "<redacted>"
+        switch redaction {
+        case .none: return value
+        case _ where value.isNull: return value
+        case .value: return "<redacted>"
+        case .urlPassword: return value.stringValue.map { .string(Self.redactedURL($0)) } ?? "<redacted>"
+        }
     }
 
     /// `appId` → `APP_ID`, `restAPIKey` → `REST_API_KEY`.

@@ -17,7 +17,7 @@ extension ServerConfiguration {
             "PostgreSQL instead: `postgres://user:password@host:5432/db?sslmode=require`; several nodes may share it — see "
                 + "[deployment.md](deployment.md). `sslmode`: `disable`, `prefer` (default), `require`, `verify-full`. `config print` "
                 + "hides only its password",
-            aliases: ["databaseURL"], secret: true, flag: "--database-url", defaultNote: "unset: SQLite in `dataDir`",
+            aliases: ["databaseURL"], redaction: .urlPassword, flag: "--database-url", defaultNote: "unset: SQLite in `dataDir`",
             apply: { configuration, value in
                 let uri = try value.string()
                 try value.require(

@@ -47,3 +47,14 @@ import Testing
         #expect(!text.contains("generated-master"))
     }
 }
+
+extension ConfigPrintTests {
+    /// A secret that merely looks like a database URL is still hidden whole.
+    @Test func onlyTheDatabaseURLKeepsItsHost() throws {
+        var configuration = ServerConfiguration()
+        try configuration.apply(["masterKey": "postgres://not-a-url", "databaseURI": "postgres://db.example.com/app"], source: "file")
+        let printed = configuration.redacted
+        #expect(printed["masterKey"] == "<redacted>")
+        #expect(printed["databaseURI"] == "postgres://db.example.com/app")
+    }
+}
