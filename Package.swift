@@ -10,7 +10,7 @@ let package = Package(
     name: "rooftop",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
-        .executable(name: "rooftop", targets: ["RooftopServer"]),
+        .executable(name: "rooftop", targets: ["RooftopMain"]),
         .library(name: "Rooftop", targets: ["Rooftop"]),
         .library(name: "RooftopCore", targets: ["RooftopCore"]),
         .library(name: "RooftopStorage", targets: ["RooftopStorage"]),
@@ -91,7 +91,8 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .executableTarget(
+        // The server's commands and configuration, a library so RooftopServerTests can link it.
+        .target(
             name: "RooftopServer",
             dependencies: [
                 "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopAuth", "RooftopMail",
@@ -101,6 +102,10 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // The `rooftop` executable: only the entry point.
+        .executableTarget(
+            name: "RooftopMain", dependencies: ["RooftopServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: upcoming),
         .target(
             name: "RooftopTesting",
             dependencies: [
@@ -114,6 +119,13 @@ let package = Package(
             dependencies: [
                 "Rooftop", "RooftopHTTP", "RooftopSQLite", "RooftopTesting", "RooftopAuth", "RooftopMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "RooftopServerTests",
+            dependencies: [
+                "RooftopServer", "RooftopCore", "RooftopHTTP", "RooftopServices", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming
         ),

@@ -1,11 +1,18 @@
 import Foundation
 import RooftopCore
+import RooftopHTTP
 
 /// The application id and master key generated on first start (`<data-dir>/keys.json`, 0600).
 struct KeyFile {
     let appId: String
     let masterKey: String
     let generated: Bool
+
+    /// The keys stored in `<dataDir>/keys.json`, if any; creates nothing.
+    static func stored(in dataDir: String) throws -> (appId: String?, masterKey: String?) {
+        let stored = try ConfigFile.read(dataDir + "/keys.json", required: false) ?? [:]
+        return (stored["appId"]?.stringValue, stored["masterKey"]?.stringValue)
+    }
 
     static func loadOrCreate(configuration: inout ServerConfiguration) throws -> KeyFile {
         let path = configuration.dataDir + "/keys.json"
@@ -27,7 +34,7 @@ struct KeyFile {
     }
 
     static func printBanner(_ configuration: ServerConfiguration, keys: KeyFile, port: Int) {
-        let base = "http://\(configuration.host):\(port)\(configuration.mountPath)"
+        let base = "http://\(configuration.host):\(port)\(configuration.httpSettings.mountPath)"
         var lines = ["Rooftop is listening at \(base) (data in \(configuration.dataDir), \(configuration.profile) profile)"]
         if keys.generated {
             lines.append("Generated keys, stored in \(configuration.dataDir)/keys.json (mode 0600):")

@@ -2,10 +2,9 @@ import ArgumentParser
 import Foundation
 import RooftopCore
 
-/// `rooftop`: the server and its operator tools.
-@main
-struct RooftopCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `rooftop`: the server and its operator tools (run by the `rooftop` executable, RooftopMain).
+package struct RooftopCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "rooftop",
         abstract: "A Parse-compatible backend for app users and their data.",
         subcommands: [
@@ -13,13 +12,15 @@ struct RooftopCommand: AsyncParsableCommand {
             BackupCommand.self, ExplainCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
+
+    package init() {}
 }
 
 /// Options shared by commands that read the configuration.
-struct ConfigOptions: ParsableArguments {
-    @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
-    @Option(help: "Port to listen on (default 1337).") var port: Int?
-    @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir: String?
+package struct ConfigOptions: ParsableArguments {
+    @Option(help: "Address to listen on (default \(ServerConfiguration().host)).") var host: String?
+    @Option(help: "Port to listen on (default \(ServerConfiguration().port)).") var port: Int?
+    @Option(name: .customLong("data-dir"), help: "Data directory (default \(ServerConfiguration().dataDir)).") var dataDir: String?
     @Option(help: "Configuration file (default <data-dir>/rooftop.json).") var config: String?
     @Option(name: .customLong("database-url"), help: "PostgreSQL (postgres://user:password@host:port/db) instead of SQLite.")
     var databaseURL: String?
@@ -36,8 +37,10 @@ struct ConfigOptions: ParsableArguments {
         }
     }
 
+    package init() {}
+
     /// Defaults < file < environment < flags.
-    func load(environment: [String: String]) throws -> ServerConfiguration {
+    package func load(environment: [String: String]) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
         let env = ServerConfiguration.environmentValues(environment)
         let dir = dataDir ?? env["dataDir"]?.stringValue ?? configuration.dataDir

@@ -6,55 +6,51 @@ import RooftopMail
 import RooftopServices
 
 /// The `mail` option: how messages leave the server.
-struct MailSettings: Sendable {
-    var transport = "outbox"
-    var from: String?
-    var host: String?
-    var port: Int?
-    var security = SMTPClient.Security.starttls
-    var username: String?
-    var password: String?
-    var timeout = 30
-    var caFile: String?
-    var templatesDir: String?
-    var defaultLocale = "en"
+package struct MailSettings: Sendable {
+    package var transport = "outbox"
+    package var from: String?
+    package var host: String?
+    package var port: Int?
+    package var security = SMTPClient.Security.starttls
+    package var username: String?
+    package var password: String?
+    package var timeout = 30
+    package var caFile: String?
+    package var templatesDir: String?
+    package var defaultLocale = "en"
 
     static let keys = ["transport", "from", "host", "port", "security", "username", "password", "timeout", "caFile", "templatesDir", "defaultLocale"]
 
     /// Reads `{"transport":"smtp","host":…}` (an object, or its JSON text from the environment).
-    mutating func apply(_ value: JSON, source: String) throws {
-        guard let object = ServerConfiguration.nestedObject(value) else { throw ConfigError("\(source): mail must be an object") }
-        for (key, item) in object {
-            func string() throws -> String {
-                guard let text = item.stringValue else { throw ConfigError("\(source): mail.\(key) must be a string") }
-                return text
-            }
-            func int() throws -> Int {
-                guard let n = ServerConfiguration.integer(item), n > 0 else { throw ConfigError("\(source): mail.\(key) must be a positive integer") }
+    mutating func apply(_ value: ConfigValue) throws {
+        for (key, json) in try value.object() {
+            let item = value.member(key, json)
+            func positive() throws -> Int {
+                let n = try item.int()
+                try item.require(n > 0, "must be a positive integer")
                 return n
             }
             switch key {
             case "transport":
-                transport = try string()
-                guard ["outbox", "smtp"].contains(transport) else { throw ConfigError("\(source): mail.transport must be outbox or smtp") }
-            case "from": from = try string()
-            case "host": host = try string()
-            case "port": port = try int()
+                transport = try item.string()
+                try item.require(["outbox", "smtp"].contains(transport), "must be outbox or smtp")
+            case "from": from = try item.string()
+            case "host": host = try item.string()
+            case "port": port = try positive()
             case "security":
-                guard let value = SMTPClient.Security(rawValue: try string()) else {
-                    throw ConfigError("\(source): mail.security must be none, starttls or tls")
-                }
-                security = value
-            case "username": username = try string()
-            case "password": password = try string()
-            case "timeout": timeout = try int()
-            case "caFile": caFile = try string()
-            case "templatesDir": templatesDir = try string()
-            case "defaultLocale": defaultLocale = try string().lowercased()
-            default: throw ConfigError("\(source): unknown key mail.\(key)")
+                let parsed = SMTPClient.Security(rawValue: try item.string())
+                try item.require(parsed != nil, "must be none, starttls or tls")
+                security = parsed ?? security
+            case "username": username = try item.string()
+            case "password": password = try item.string()
+            case "timeout": timeout = try positive()
+            case "caFile": caFile = try item.string()
+            case "templatesDir": templatesDir = try item.string()
+            case "defaultLocale": defaultLocale = try item.string().lowercased()
+            default: throw value.unknownMember(key, known: Self.keys)
             }
         }
-        if transport == "smtp" && host == nil { throw ConfigError("\(source): mail.host is required with the smtp transport") }
+        if transport == "smtp" && host == nil { throw value.member("host", .null).error("is required with the smtp transport") }
     }
 
     /// The redacted form for `config print`.
@@ -78,7 +74,7 @@ extension ServerConfiguration {
         if let publicServerURL { return publicServerURL }
         guard profile == "development" else { return nil }
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
-        return "http://\(shownHost):\(port)\(mountPath)"
+        return "http://\(shownHost):\(port)\(httpSettings.mountPath)"
     }
 
     /// The account mail, or nil when no link can be built; throws when verification is asked for
@@ -87,7 +83,7 @@ extension ServerConfiguration {
     /// `/requestPasswordReset` answers 1 as Parse does.
     func accountMail(appId: String, pages: PageTemplates = .builtIn, logger: Logger) throws -> AccountMail? {
         guard let url = effectivePublicServerURL else {
-            if verifyUserEmails { throw ConfigError("verifyUserEmails needs publicServerURL (the https URL clients and emailed links use)") }
+            if accounts.verifyUserEmails { throw ConfigError("verifyUserEmails needs publicServerURL (the https URL clients and emailed links use)") }
             return nil
         }
         guard let scheme = URLComponents(string: url)?.scheme, ["http", "https"].contains(scheme) else {

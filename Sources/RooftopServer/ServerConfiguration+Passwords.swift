@@ -5,90 +5,76 @@ extension ServerConfiguration {
     /// `passwordPolicy` with Parse's keys (plus `maxLength` and `refuseCommonPasswords`). Keys we
     /// don't support (`validatorCallback`, `resetTokenReuseIfValid`) are refused rather than
     /// ignored, so a migrated configuration never silently loses a rule.
-    mutating func applyPasswordPolicy(_ value: JSON, source: String) throws {
-        guard let object = Self.nestedObject(value) else { throw ConfigError("\(source): passwordPolicy must be an object") }
-        func number(_ key: String, _ item: JSON, in range: ClosedRange<Int>) throws -> Int {
-            guard let n = Self.integer(item), range.contains(n) else {
-                throw ConfigError("\(source): passwordPolicy.\(key) must be between \(range.lowerBound) and \(range.upperBound)")
-            }
-            return n
-        }
-        func flag(_ key: String, _ item: JSON) throws -> Bool {
-            if case .bool(let b) = item { return b }
-            if let text = item.stringValue, ["true", "false"].contains(text) { return text == "true" }
-            throw ConfigError("\(source): passwordPolicy.\(key) must be true or false")
-        }
-        for (key, item) in object {
+    mutating func applyPasswordPolicy(_ value: ConfigValue) throws {
+        for (key, json) in try value.object() {
+            let item = value.member(key, json)
             switch key {
-            case "minLength": passwordPolicy.minLength = try number(key, item, in: 1...256)
-            case "maxLength": passwordPolicy.maxLength = try number(key, item, in: 64...4096)
+            case "minLength": accounts.passwordPolicy.minLength = try item.int(in: 1...256)
+            case "maxLength": accounts.passwordPolicy.maxLength = try item.int(in: 64...4096)
             case "validatorPattern":
-                guard let pattern = item.stringValue, (try? Regex(pattern)) != nil else {
-                    throw ConfigError("\(source): passwordPolicy.validatorPattern must be a valid regular expression")
-                }
-                passwordPolicy.pattern = pattern
-            case "validationError":
-                guard let message = item.stringValue else { throw ConfigError("\(source): passwordPolicy.validationError must be a string") }
-                passwordPolicy.patternMessage = message
-            case "doNotAllowUsername": passwordPolicy.doNotAllowUsername = try flag(key, item)
-            case "refuseCommonPasswords": passwordPolicy.refuseCommonPasswords = try flag(key, item)
-            case "maxPasswordHistory": passwordPolicy.maxPasswordHistory = try number(key, item, in: 0...20)
-            case "maxPasswordAge": passwordPolicy.maxPasswordAge = try number(key, item, in: 1...36_500)
+                let pattern = try item.string()
+                try item.require((try? Regex(pattern)) != nil, "must be a valid regular expression")
+                accounts.passwordPolicy.pattern = pattern
+            case "validationError": accounts.passwordPolicy.patternMessage = try item.string()
+            case "doNotAllowUsername": accounts.passwordPolicy.doNotAllowUsername = try item.bool()
+            case "refuseCommonPasswords": accounts.passwordPolicy.refuseCommonPasswords = try item.bool()
+            case "maxPasswordHistory": accounts.passwordPolicy.maxPasswordHistory = try item.int(in: 0...20)
+            case "maxPasswordAge": accounts.passwordPolicy.maxPasswordAge = try item.int(in: 1...36_500)
             case "resetTokenValidityDuration":
                 // A reset link is as good as the password: at most a day.
-                resetTokenValidityDuration = try number(key, item, in: 60...86_400)
-            case "resetPasswordSuccessOnInvalidEmail": resetPasswordSuccessOnInvalidEmail = try flag(key, item)
-            default: throw ConfigError("\(source): passwordPolicy.\(key) is not supported")
+                accounts.resetTokenValidityDuration = try item.int(in: 60...86_400)
+            case "resetPasswordSuccessOnInvalidEmail": accounts.resetPasswordSuccessOnInvalidEmail = try item.bool()
+            default: throw item.error("is not supported")
             }
         }
-        guard passwordPolicy.minLength <= passwordPolicy.maxLength else {
-            throw ConfigError("\(source): passwordPolicy.minLength must not exceed maxLength")
+        if accounts.passwordPolicy.minLength > accounts.passwordPolicy.maxLength {
+            throw value.member("minLength", .null).error("must not exceed maxLength")
         }
     }
 
     /// `accountLockout` (Parse): `threshold` failed logins (1–999) lock the account for
     /// `duration` minutes (1–99999); `unlockOnPasswordReset` lets the emailed reset unlock it.
-    mutating func applyLockout(_ value: JSON, source: String) throws {
-        guard let object = Self.nestedObject(value) else { throw ConfigError("\(source): accountLockout must be an object") }
+    mutating func applyLockout(_ value: ConfigValue) throws {
         var threshold: Int?
         var minutes: Int?
         var unlock = false
-        for (key, item) in object {
+        for (key, json) in try value.object() {
+            let item = value.member(key, json)
             switch key {
-            case "threshold":
-                guard let n = Self.integer(item), (1...999).contains(n) else {
-                    throw ConfigError("\(source): accountLockout.threshold must be between 1 and 999")
-                }
-                threshold = n
-            case "duration":
-                guard let n = Self.integer(item), (1...99_999).contains(n) else {
-                    throw ConfigError("\(source): accountLockout.duration must be between 1 and 99999 minutes")
-                }
-                minutes = n
-            case "unlockOnPasswordReset":
-                guard case .bool(let flag) = item else { throw ConfigError("\(source): accountLockout.unlockOnPasswordReset must be true or false") }
-                unlock = flag
-            default: throw ConfigError("\(source): unknown key accountLockout.\(key)")
+            case "threshold": threshold = try item.int(in: 1...999)
+            case "duration": minutes = try item.int(in: 1...99_999, unit: " minutes")
+            case "unlockOnPasswordReset": unlock = try item.bool()
+            default: throw value.unknownMember(key, known: ["threshold", "duration", "unlockOnPasswordReset"])
             }
         }
-        guard let threshold, let minutes else { throw ConfigError("\(source): accountLockout needs threshold and duration") }
-        lockout = .init(threshold: threshold, duration: minutes * 60, unlockOnPasswordReset: unlock)
+        guard let threshold, let minutes else { throw value.error("needs threshold and duration") }
+        accounts.lockout = .init(threshold: threshold, duration: minutes * 60, unlockOnPasswordReset: unlock)
+    }
+
+    /// The lockout as `config print` shows it (minutes, as configured).
+    var lockoutJSON: JSON {
+        guard let lockout = accounts.lockout else { return .null }
+        return [
+            "threshold": .number(Double(lockout.threshold)), "duration": .number(Double(lockout.duration / 60)),
+            "unlockOnPasswordReset": .bool(lockout.unlockOnPasswordReset),
+        ]
     }
 
     /// The policy as `config print` shows it.
     var passwordPolicyJSON: JSON {
+        let policy = accounts.passwordPolicy
         var out: [String: JSON] = [
-            "minLength": .number(Double(passwordPolicy.minLength)), "maxLength": .number(Double(passwordPolicy.maxLength)),
-            "doNotAllowUsername": .bool(passwordPolicy.doNotAllowUsername), "refuseCommonPasswords": .bool(passwordPolicy.refuseCommonPasswords),
-            "maxPasswordHistory": .number(Double(passwordPolicy.maxPasswordHistory)),
-            "resetTokenValidityDuration": .number(Double(resetTokenValidityDuration)),
-            "resetPasswordSuccessOnInvalidEmail": .bool(resetPasswordSuccessOnInvalidEmail),
+            "minLength": .number(Double(policy.minLength)), "maxLength": .number(Double(policy.maxLength)),
+            "doNotAllowUsername": .bool(policy.doNotAllowUsername), "refuseCommonPasswords": .bool(policy.refuseCommonPasswords),
+            "maxPasswordHistory": .number(Double(policy.maxPasswordHistory)),
+            "resetTokenValidityDuration": .number(Double(accounts.resetTokenValidityDuration)),
+            "resetPasswordSuccessOnInvalidEmail": .bool(accounts.resetPasswordSuccessOnInvalidEmail),
         ]
-        if let pattern = passwordPolicy.pattern {
+        if let pattern = policy.pattern {
             out["validatorPattern"] = .string(pattern)
-            out["validationError"] = .string(passwordPolicy.patternMessage)
+            out["validationError"] = .string(policy.patternMessage)
         }
-        if let age = passwordPolicy.maxPasswordAge { out["maxPasswordAge"] = .number(Double(age)) }
+        if let age = policy.maxPasswordAge { out["maxPasswordAge"] = .number(Double(age)) }
         return .object(out)
     }
 }

@@ -1,4 +1,5 @@
 import RooftopCore
+import RooftopHTTP
 import RooftopServices
 
 extension ServerConfiguration {
@@ -18,49 +19,52 @@ extension ServerConfiguration {
     ]
 
     /// The rules in force: the defaults (unless off), then the configured ones.
-    var rateLimitRules: [RateLimiter.Rule] { (defaultRateLimits ? Self.defaultRateLimitRules : []) + rateLimits }
+    var rateLimitRules: [RateLimiter.Rule] { (defaultRateLimits ? Self.defaultRateLimitRules : []) + httpSettings.rateLimits }
 
     /// `rateLimit`: Parse Server's array of `{requestPath, requestTimeWindow (ms), requestCount,
     /// requestMethods, zone, includeMasterKey, errorResponseMessage}`. Paths are exact or end in
     /// `/*`; `zone` is `ip` (default), `user`, `session`, `account` or `global`.
-    static func parseRateLimits(_ value: JSON, source: String) throws -> [RateLimiter.Rule] {
-        let items = value.arrayValue ?? value.stringValue.flatMap { try? JSONParser.parse($0) }?.arrayValue
-        guard let items else { throw ConfigError("\(source): rateLimit must be an array of rules") }
-        return try items.enumerated().map { index, item in
-            let name = "\(source): rateLimit[\(index)]"
-            guard let rule = item.objectValue else { throw ConfigError("\(name) must be an object") }
-            for key in rule.keys where !rateLimitKeys.contains(key) { throw ConfigError("\(name): unknown key \(key)") }
-            guard let path = rule["requestPath"]?.stringValue, path.hasPrefix("/") else {
-                throw ConfigError("\(name).requestPath must be a path like /login or /classes/*")
+    static func parseRateLimits(_ value: ConfigValue) throws -> [RateLimiter.Rule] {
+        try value.array().enumerated().map { index, json in
+            let item = ConfigValue(json, source: value.source, key: "\(value.key)[\(index)]")
+            let rule = try item.object()
+            for key in rule.keys where !rateLimitKeys.contains(key) {
+                throw ConfigError("\(item.source): \(item.key): unknown key \(key)\(Suggestion.hint(for: key, among: rateLimitKeys))")
             }
-            guard let count = integer(rule["requestCount"] ?? .null), count > 0 else { throw ConfigError("\(name).requestCount must be positive") }
-            guard let window = integer(rule["requestTimeWindow"] ?? .null), window > 0 else {
-                throw ConfigError("\(name).requestTimeWindow must be a positive number of milliseconds")
-            }
+            func member(_ key: String) -> ConfigValue? { rule[key].map { item.member(key, $0) } }
+            func required(_ key: String) -> ConfigValue { member(key) ?? item.member(key, .null) }
+            let pathValue = required("requestPath")
+            let path = pathValue.json.isNull ? "" : try pathValue.string()
+            try pathValue.require(path.hasPrefix("/"), "must be a path like /login or /classes/*")
+            let countValue = required("requestCount")
+            let count = countValue.json.isNull ? 0 : try countValue.int()
+            try countValue.require(count > 0, "must be positive")
+            let windowValue = required("requestTimeWindow")
+            let window = windowValue.json.isNull ? 0 : try windowValue.int()
+            try windowValue.require(window > 0, "must be a positive number of milliseconds")
             var methods: Set<String> = []
-            if let given = rule["requestMethods"] {
-                let list = given.arrayValue?.compactMap(\.stringValue) ?? given.stringValue.map { [$0] } ?? []
-                guard !list.isEmpty else { throw ConfigError("\(name).requestMethods must be a method or a list of them") }
+            if let given = member("requestMethods") {
+                let list = try given.list()
+                try given.require(!list.isEmpty, "must be a method or a list of them")
                 methods = Set(list.map { $0.uppercased() })
             }
             var zone = RateLimiter.Zone.ip
-            if let text = rule["zone"]?.stringValue {
-                guard let parsed = RateLimiter.Zone(rawValue: text) else {
-                    throw ConfigError("\(name).zone must be one of \(RateLimiter.Zone.allCases.map(\.rawValue))")
-                }
-                zone = parsed
+            if let given = member("zone") {
+                let parsed = RateLimiter.Zone(rawValue: try given.string())
+                try given.require(parsed != nil, "must be one of \(RateLimiter.Zone.allCases.map(\.rawValue))")
+                zone = parsed ?? .ip
             }
             return RateLimiter.Rule(
                 path: path, methods: methods, count: count, window: Int64(window), zone: zone,
-                includeMasterKey: rule["includeMasterKey"] == .bool(true),
-                message: rule["errorResponseMessage"]?.stringValue ?? "Too many requests.")
+                includeMasterKey: try member("includeMasterKey")?.bool() ?? false,
+                message: try member("errorResponseMessage")?.string() ?? "Too many requests.")
         }
     }
 
     /// The configured rules as `config print` shows them (Parse's shape).
     var rateLimitJSON: JSON {
         .array(
-            rateLimits.map { rule in
+            httpSettings.rateLimits.map { rule in
                 var out: [String: JSON] = [
                     "requestPath": .string(rule.path), "requestCount": .number(Double(rule.count)), "requestTimeWindow": .number(Double(rule.window)),
                     "zone": .string(rule.zone.rawValue), "includeMasterKey": .bool(rule.includeMasterKey),
@@ -71,7 +75,7 @@ extension ServerConfiguration {
             })
     }
 
-    static let rateLimitKeys: Set<String> = [
+    static let rateLimitKeys = [
         "requestPath", "requestTimeWindow", "requestCount", "requestMethods", "zone", "includeMasterKey", "errorResponseMessage",
     ]
 }

@@ -1,0 +1,52 @@
+import RooftopCore
+
+/// Definitions of the plain keys: a value stored in one field, checked on its own.
+extension ConfigKey {
+    static func string(
+        _ name: String, _ field: WritableKeyPath<ServerConfiguration, String> & Sendable, _ description: String, aliases: [String] = [],
+        flag: String? = nil, valid: @escaping @Sendable (String) -> Bool = { _ in true }, problem: String = ""
+    ) -> ConfigKey {
+        ConfigKey(
+            name, .string, description, aliases: aliases, flag: flag,
+            apply: { configuration, value in
+                let text = try value.string()
+                try value.require(valid(text), problem)
+                configuration[keyPath: field] = text
+            }, show: { .string($0[keyPath: field]) })
+    }
+
+    static func optionalString(
+        _ name: String, _ field: WritableKeyPath<ServerConfiguration, String?> & Sendable, _ description: String, aliases: [String] = [],
+        secret: Bool = false, defaultNote: String? = nil
+    ) -> ConfigKey {
+        ConfigKey(
+            name, .string, description, aliases: aliases, redaction: secret ? .value : .none, defaultNote: defaultNote,
+            apply: { configuration, value in configuration[keyPath: field] = try value.string() },
+            show: { $0[keyPath: field].map(JSON.string) ?? .null })
+    }
+
+    static func int(
+        _ name: String, _ field: WritableKeyPath<ServerConfiguration, Int> & Sendable, _ description: String,
+        valid: @escaping @Sendable (Int) -> Bool = { _ in true }, problem: String = "", flag: String? = nil
+    ) -> ConfigKey {
+        ConfigKey(
+            name, .integer, description, flag: flag,
+            apply: { configuration, value in
+                let n = try value.int()
+                try value.require(valid(n), problem)
+                configuration[keyPath: field] = n
+            }, show: { .number(Double($0[keyPath: field])) })
+    }
+
+    static func bool(_ name: String, _ field: WritableKeyPath<ServerConfiguration, Bool> & Sendable, _ description: String) -> ConfigKey {
+        ConfigKey(
+            name, .boolean, description, apply: { configuration, value in configuration[keyPath: field] = try value.bool() },
+            show: { .bool($0[keyPath: field]) })
+    }
+
+    static func list(_ name: String, _ field: WritableKeyPath<ServerConfiguration, [String]> & Sendable, _ description: String) -> ConfigKey {
+        ConfigKey(
+            name, .list, description, apply: { configuration, value in configuration[keyPath: field] = try value.list() },
+            show: { .array($0[keyPath: field].map(JSON.string)) })
+    }
+}

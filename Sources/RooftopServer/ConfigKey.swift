@@ -1,0 +1,94 @@
+import Foundation
+import RooftopCore
+
+/// The definition of one configuration key: everything the file, the environment, the flags,
+/// `rooftop config print` and docs/configuration.md know about it.
+package struct ConfigKey: Sendable {
+    /// What a value is written as, for the reference.
+    package enum Kind: String, Sendable {
+        case string, integer, boolean, list, object, array
+    }
+
+    /// The file's name (Parse Server's).
+    package let name: String
+    /// Other names accepted for it (Parse's older spellings).
+    package let aliases: [String]
+    package let kind: Kind
+    /// One line for the reference (Markdown).
+    package let description: String
+    /// Whether `config print` hides its value.
+    package var secret: Bool { redaction != .none }
+    /// How `config print` hides it.
+    package let redaction: Redaction
+
+    /// What of a value `config print` hides.
+    package enum Redaction: Sendable {
+        case none
+        /// The whole value.
+        case value
+        /// A URL's password only: the host and database name help an operator.
+        case urlPassword
+    }
+    /// The command-line flag that sets it, if any.
+    package let flag: String?
+    /// The default in words, when it is not a value (generated, derived from another key).
+    package let defaultNote: String?
+    /// Parses and validates `value`, and stores it.
+    let apply: @Sendable (inout ServerConfiguration, ConfigValue) throws -> Void
+    /// The value in force, as `config print` shows it before redaction.
+    let show: @Sendable (ServerConfiguration) -> JSON
+
+    init(
+        _ name: String, _ kind: Kind, _ description: String, aliases: [String] = [], redaction: Redaction = .none, flag: String? = nil,
+        defaultNote: String? = nil, apply: @escaping @Sendable (inout ServerConfiguration, ConfigValue) throws -> Void,
+        show: @escaping @Sendable (ServerConfiguration) -> JSON
+    ) {
+        self.name = name
+        self.kind = kind
+        self.description = description
+        self.aliases = aliases
+        self.redaction = redaction
+        self.flag = flag
+        self.defaultNote = defaultNote
+        self.apply = apply
+        self.show = show
+    }
+
+    /// The name and its aliases.
+    package var names: [String] { [name] + aliases }
+
+    /// `ROOFTOP_<UPPER_SNAKE>` and `PARSE_SERVER_<UPPER_SNAKE>` of each name, weakest first: a
+    /// later variable wins over an earlier one.
+    package var environmentNames: [String] {
+        ["PARSE_SERVER_", "ROOFTOP_"].flatMap { prefix in names.map { prefix + Self.upperSnake($0) } }
+    }
+
+    /// The value `config print` shows: secrets in use become `<redacted>`.
+    package func printed(_ configuration: ServerConfiguration) -> JSON {
+        let value = show(configuration)
+        switch redaction {
+        case .none: return value
+        case _ where value.isNull: return value
+        case .value: return "<redacted>"
+        case .urlPassword: return value.stringValue.map { .string(Self.redactedURL($0)) } ?? "<redacted>"
+        }
+    }
+
+    /// `appId` → `APP_ID`, `restAPIKey` → `REST_API_KEY`.
+    package static func upperSnake(_ key: String) -> String {
+        var out = ""
+        let chars = Array(key)
+        for (i, c) in chars.enumerated() {
+            if c.isUppercase, i > 0, chars[i - 1].isLowercase || (i + 1 < chars.count && chars[i + 1].isLowercase) { out.append("_") }
+            out.append(contentsOf: c.uppercased())
+        }
+        return out
+    }
+
+    /// `url` with its password replaced.
+    static func redactedURL(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "<redacted>"
+        return components.string ?? "<redacted>"
+    }
+}

@@ -1,0 +1,77 @@
+import RooftopCore
+import RooftopHTTP
+import RooftopServices
+
+extension ServerConfiguration {
+    /// Sign-up, login, sessions and the audit log.
+    static let accountKeys: [ConfigKey] = [
+        .int(
+            "sessionLength", \.accounts.sessionLength, "session lifetime in seconds (one year)", valid: { $0 > 0 },
+            problem: "must be a positive number of seconds"),
+        .bool(
+            "extendSessionOnUse", \.accounts.extendSessionOnUse,
+            "a session used after half its lifetime is renewed for another `sessionLength`"),
+        .bool("enforcePrivateUsers", \.accounts.enforcePrivateUsers, "new users readable by themselves only; `false` adds public read"),
+        .bool(
+            "enableAnonymousUsers", \.accounts.enableAnonymousUsers, "whether `authData.anonymous` may create and log in users (else 252)"
+        ),
+        .int(
+            "anonymousUserTTL", \.accounts.anonymousUserTTL,
+            "seconds of inactivity (not updated, no session opened) after which never-converted anonymous users are deleted with "
+                + "their sessions, by the hourly cleanup; their objects stay; `0` is off",
+            valid: { $0 >= 0 }, problem: "must be 0 (off) or a number of seconds"),
+        ConfigKey(
+            "passwordPolicy", .object,
+            "`minLength` (1–256), `maxLength` (64–4096 characters; passwords over bcrypt's 72 bytes are pre-hashed, never cut), "
+                + "`validatorPattern` + `validationError`, `doNotAllowUsername`, `refuseCommonPasswords` (the 10,000 most common "
+                + "passwords), `maxPasswordHistory` (0–20), `maxPasswordAge` (days), `resetTokenValidityDuration` (seconds, 60–86400), "
+                + "`resetPasswordSuccessOnInvalidEmail`; other Parse keys (`validatorCallback`, `resetTokenReuseIfValid`) are "
+                + "refused at start-up; see [security.md](security.md)",
+            apply: { configuration, value in try configuration.applyPasswordPolicy(value) },
+            show: { $0.passwordPolicyJSON }),
+        ConfigKey(
+            "accountLockout", .object,
+            "`{\"threshold\":5,\"duration\":15,\"unlockOnPasswordReset\":true}`: `threshold` failed logins (1–999) lock the account for "
+                + "`duration` minutes (1–99999); see [security.md](security.md)",
+            defaultNote: "off", apply: { configuration, value in try configuration.applyLockout(value) }, show: { $0.lockoutJSON }),
+        .bool(
+            "revokeSessionOnPasswordReset", \.accounts.revokeSessionOnPasswordReset,
+            "a reset through the emailed link ends every session of the user"),
+        .bool("auditLog", \.accounts.auditLog, "authentication events go to the `_Audit` class ([security.md](security.md))"),
+        .int(
+            "auditLogRetentionDays", \.accounts.auditLogRetentionDays,
+            "days events are kept (the hourly cleanup deletes older ones); `0` keeps them forever", valid: { $0 >= 0 },
+            problem: "must be 0 (forever) or days"),
+    ]
+
+    /// Email verification, password reset and how mail leaves.
+    static let mailKeys: [ConfigKey] = [
+        .optionalString("appName", \.appName, "shown in mails and hosted pages", defaultNote: "the application id"),
+        .bool(
+            "verifyUserEmails", \.accounts.verifyUserEmails,
+            "new and changed email addresses get a verification link ([email.md](email.md)); needs `publicServerURL` (in the "
+                + "`development` profile it defaults to this server's own address)"),
+        .bool(
+            "preventLoginWithUnverifiedEmail", \.accounts.preventLoginWithUnverifiedEmail,
+            "login answers 205 until the email is verified; sign-up then answers without `sessionToken`"),
+        .bool(
+            "preventSignupWithUnverifiedEmail", \.accounts.preventSignupWithUnverifiedEmail,
+            "sign-up answers 205 (the user is created and mailed)"),
+        ConfigKey(
+            "emailVerifyTokenValidityDuration", .integer, "seconds a verification link works; `0` = until used (Parse's default)",
+            apply: { configuration, value in
+                let seconds = try value.int()
+                try value.require(seconds >= 0, "must be 0 (never) or seconds")
+                configuration.accounts.emailVerifyTokenValidityDuration = seconds == 0 ? nil : seconds
+            }, show: { .number(Double($0.accounts.emailVerifyTokenValidityDuration ?? 0)) }),
+        .bool(
+            "emailVerifySuccessOnInvalidEmail", \.accounts.emailVerifySuccessOnInvalidEmail,
+            "`/verificationEmailRequest` answers `{}` for unknown and verified addresses too"),
+        ConfigKey(
+            "mail", .object,
+            "how mail leaves: `transport` (`outbox`: files in `<dataDir>/outbox`; `smtp`), `from`, `host`, `port` (587, or 465 with "
+                + "`tls`), `security` (`starttls`, `tls`, `none`), `username`, `password` (hidden by `config print`), `timeout` (seconds), "
+                + "`caFile`, `templatesDir` (your own mail templates and hosted pages), `defaultLocale` — see [email.md](email.md)",
+            apply: { configuration, value in try configuration.mail.apply(value) }, show: { $0.mail.redacted }),
+    ]
+}

@@ -1,0 +1,117 @@
+import RooftopCore
+import RooftopHTTP
+import RooftopServices
+
+extension ServerConfiguration {
+    /// Every configuration key, in the reference's order. Applying, the environment's names,
+    /// `config print` and docs/configuration.md all come from here.
+    package static let definitions: [ConfigKey] = serverKeys + accessKeys + accountKeys + mailKeys
+
+    /// Where the server listens and keeps its data.
+    static let serverKeys: [ConfigKey] = [
+        .string("host", \.host, "address to listen on", flag: "--host"),
+        .int("port", \.port, "port", valid: { (1...65535).contains($0) || $0 == 0 }, problem: "must be between 1 and 65535", flag: "--port"),
+        .string("dataDir", \.dataDir, "data directory", flag: "--data-dir"),
+        ConfigKey(
+            "databaseURI", .string,
+            "PostgreSQL instead: `postgres://user:password@host:5432/db?sslmode=require`; several nodes may share it — see "
+                + "[deployment.md](deployment.md). `sslmode`: `disable`, `prefer` (default), `require`, `verify-full`. `config print` "
+                + "hides only its password",
+            aliases: ["databaseURL"], redaction: .urlPassword, flag: "--database-url", defaultNote: "unset: SQLite in `dataDir`",
+            apply: { configuration, value in
+                let uri = try value.string()
+                try value.require(
+                    uri.hasPrefix("postgres://") || uri.hasPrefix("postgresql://"),
+                    "must be a postgres:// URL (leave it out for the embedded SQLite)")
+                configuration.databaseURI = uri
+            }, show: { $0.databaseURI.map(JSON.string) ?? .null }),
+        .int(
+            "databasePoolSize", \.databasePoolSize, "most PostgreSQL connections one node opens (plus one for cache invalidations)",
+            valid: { $0 > 0 }, problem: "must be positive"),
+        .optionalString(
+            "appId", \.appId, "application id; stored in `<dataDir>/keys.json` (0600) when generated", aliases: ["applicationId"],
+            defaultNote: "generated on first start"),
+        .optionalString(
+            "masterKey", \.masterKey, "master key; stored in `<dataDir>/keys.json` (0600) when generated", secret: true,
+            defaultNote: "generated on first start"),
+        .optionalString(
+            "clientKey", \.httpSettings.clientKey, "client key; once any client key is set, non-master requests must carry a matching one",
+            secret: true),
+        .optionalString("restAPIKey", \.httpSettings.restAPIKey, "REST API key (a client key)", secret: true),
+        .optionalString("javascriptKey", \.httpSettings.javascriptKey, "JavaScript key (a client key)", secret: true),
+        .optionalString("dotNetKey", \.httpSettings.dotNetKey, ".NET key (a client key)", secret: true),
+        .list(
+            "masterKeyIps", \.httpSettings.masterKeyIps,
+            "addresses the master key is accepted from; a correct master key from elsewhere is 403"),
+        .string(
+            "mountPath", \.httpSettings.mountPath, "where the API is mounted",
+            valid: { $0.hasPrefix("/") && (!$0.hasSuffix("/") || $0 == "/") }, problem: "must start with / and not end with /"),
+        .optionalString("serverURL", \.serverURL, "public URL of the API; its path is accepted in `/batch` paths", aliases: ["url"]),
+        .optionalString("publicServerURL", \.publicServerURL, "the URL clients and emailed links use; its path is accepted in `/batch` paths"),
+        .string(
+            "profile", \.profile, "`development` allows client class creation; `production` flips to Parse 7's strict defaults",
+            valid: { ["development", "production"].contains($0) }, problem: "must be development or production"),
+        .int("maxBodySize", \.httpSettings.maxBodySize, "largest JSON body in bytes; larger is 413"),
+        .string("allowOrigin", \.httpSettings.allowOrigin, "`Access-Control-Allow-Origin`"),
+        .list(
+            "trustProxy", \.httpSettings.trustedProxies,
+            "addresses of your reverse proxies: only from them is `X-Forwarded-For` believed (the client is the right-most address in it "
+                + "that is not a proxy)"),
+        ConfigKey(
+            "rateLimit", .array,
+            "Parse Server's rules: `[{\"requestPath\":\"/classes/*\",\"requestTimeWindow\":60000,\"requestCount\":100,"
+                + "\"requestMethods\":[\"POST\"],\"zone\":\"ip\",\"includeMasterKey\":false,\"errorResponseMessage\":\"Too many requests.\"}]`; "
+                + "paths exact or ending in `/*`; zones `ip`, `user`, `session`, `account`, `global`; added to the defaults — see "
+                + "[security.md](security.md)",
+            apply: { configuration, value in configuration.httpSettings.rateLimits = try Self.parseRateLimits(value) },
+            show: { $0.rateLimitJSON }),
+        .bool(
+            "defaultRateLimits", \.defaultRateLimits,
+            "the built-in per-IP and per-account limits on login, sign-up, password-reset and verification routes and the hosted pages' "
+                + "form posts"),
+        .int(
+            "gracefulShutdownTimeout", \.gracefulShutdownTimeout,
+            "on SIGTERM or SIGINT the server stops accepting connections and lets in-flight requests finish for at most this many "
+                + "seconds, then closes the connections still open and shuts down (queued mail gets 5 more seconds, the database is "
+                + "closed cleanly, exit status 0); `0` waits as long as requests take. Rooftop's own option",
+            valid: { $0 >= 0 }, problem: "must be 0 (wait) or seconds"),
+        .string(
+            "logLevel", \.logLevel,
+            "`error`, `warn`, `info`, `verbose`, `debug` or `silly` (Parse Server's names); `verbose` and below add one line per request "
+                + "(method, path without query, status, time) — about 15 µs of CPU each, a sixth of a get-by-id (docs/benchmarks.md)",
+            valid: { logLevels.contains($0) }, problem: "must be one of \(logLevels)"),
+        ConfigKey(
+            "verbose", .boolean, "`true` is `logLevel: verbose`",
+            apply: { configuration, value in if try value.bool() { configuration.logLevel = "verbose" } },
+            show: { .bool($0.logLevel == "verbose") }),
+    ]
+
+    /// Who may do what to the data, and how much of it a request may ask for.
+    static let accessKeys: [ConfigKey] = [
+        ConfigKey(
+            "allowClientClassCreation", .boolean, "whether clients may create classes by writing",
+            defaultNote: "`true` in development, `false` in production",
+            apply: { configuration, value in configuration.allowClientClassCreation = try value.bool() },
+            show: { .bool($0.services.allowClientClassCreation) }),
+        .bool("allowCustomObjectId", \.serviceSettings.allowCustomObjectId, "whether clients may choose objectIds"),
+        .int(
+            "objectIdSize", \.serviceSettings.objectIdSize, "length of generated objectIds (6–64)", valid: { (6...64).contains($0) },
+            problem: "must be between 6 and 64"),
+        .int("defaultLimit", \.serviceSettings.defaultLimit, "`limit` when a query gives none"),
+        .int("maxLimit", \.serviceSettings.maxLimit, "cap on `limit`"),
+        ConfigKey(
+            "defaultACL", .object,
+            "ACL of objects created without one: `\"public\"` (Parse), `\"owner\"` (a signed-in creator gets "
+                + "`{\"<id>\":{\"read\":true,\"write\":true}}`; without a session the object stays public), or per class: "
+                + "`{\"Todo\":\"owner\",\"*\":\"public\"}`",
+            defaultNote: "`public`",
+            apply: { configuration, value in configuration.serviceSettings.defaultACL = try Self.parseDefaultACL(value) },
+            show: { .object($0.serviceSettings.defaultACL.mapValues { .string($0.rawValue) }) }),
+        ConfigKey(
+            "requestComplexity", .object,
+            "limits on request complexity (Parse Server 9's option, with Rooftop's query limits added; see below); a request over any "
+                + "limit is refused with a Parse error (107 for batches, 102 for queries)",
+            defaultNote: "see below", apply: { configuration, value in try configuration.applyComplexity(value) },
+            show: { $0.complexityJSON }),
+    ]
+}

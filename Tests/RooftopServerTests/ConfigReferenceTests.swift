@@ -1,0 +1,40 @@
+import Foundation
+import RooftopHTTP
+import RooftopServer
+import RooftopServices
+import Testing
+
+/// The table is the one definition: the docs and the environment's names come from it.
+@Suite struct ConfigReferenceTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func docsMatchTheTable() throws {
+        let path = Self.root.appendingPathComponent("docs/configuration.md").path
+        let document = try String(contentsOfFile: path, encoding: .utf8)
+        let updated = try #require(ConfigReference.updating(document), "docs/configuration.md lost its generated-keys markers")
+        #expect(
+            updated == document,
+            "docs/configuration.md is out of date with the key definitions; regenerate it: swift run rooftop config docs --update docs/configuration.md"
+        )
+    }
+
+    @Test func everyKeyIsDescribedAndNamedOnce() {
+        let names = ServerConfiguration.definitions.flatMap(\.names)
+        #expect(Set(names).count == names.count)
+        for key in ServerConfiguration.definitions {
+            #expect(!key.description.isEmpty, "\(key.name) has no description")
+            #expect(key.environmentNames.contains("ROOFTOP_" + ConfigKey.upperSnake(key.name)))
+            #expect(key.environmentNames.contains("PARSE_SERVER_" + ConfigKey.upperSnake(key.name)))
+        }
+        #expect(ServerConfiguration.definition("databaseURL")?.environmentNames.contains("ROOFTOP_DATABASE_URL") == true)
+        #expect(ConfigKey.upperSnake("restAPIKey") == "REST_API_KEY")
+    }
+
+    @Test func defaultsComeFromTheLayers() {
+        // ServerConfiguration writes no default of its own for what the layers hold.
+        let configuration = ServerConfiguration()
+        #expect(configuration.http(appId: "a", masterKey: "m").maxBodySize == 1 << 20)
+        #expect(configuration.services.objectIdSize == 10)
+        #expect(configuration.accounts.sessionLength == 31_536_000)
+    }
+}
