@@ -3,7 +3,7 @@ import RooftopCore
 /// Definitions of the plain keys: a value stored in one field, checked on its own.
 extension ConfigKey {
     static func string(
-        _ name: String, _ field: WritableKeyPath<ServerConfiguration, String> & Sendable, _ description: String, aliases: [String] = [],
+        _ name: String, _ field: any WritableKeyPath<ServerConfiguration, String> & Sendable, _ description: String, aliases: [String] = [],
         flag: String? = nil, valid: @escaping @Sendable (String) -> Bool = { _ in true }, problem: String = ""
     ) -> ConfigKey {
         ConfigKey(
@@ -16,7 +16,7 @@ extension ConfigKey {
     }
 
     static func optionalString(
-        _ name: String, _ field: WritableKeyPath<ServerConfiguration, String?> & Sendable, _ description: String, aliases: [String] = [],
+        _ name: String, _ field: any WritableKeyPath<ServerConfiguration, String?> & Sendable, _ description: String, aliases: [String] = [],
         secret: Bool = false, defaultNote: String? = nil
     ) -> ConfigKey {
         ConfigKey(
@@ -26,7 +26,7 @@ extension ConfigKey {
     }
 
     static func int(
-        _ name: String, _ field: WritableKeyPath<ServerConfiguration, Int> & Sendable, _ description: String,
+        _ name: String, _ field: any WritableKeyPath<ServerConfiguration, Int> & Sendable, _ description: String,
         valid: @escaping @Sendable (Int) -> Bool = { _ in true }, problem: String = "", flag: String? = nil
     ) -> ConfigKey {
         ConfigKey(
@@ -38,13 +38,13 @@ extension ConfigKey {
             }, show: { .number(Double($0[keyPath: field])) })
     }
 
-    static func bool(_ name: String, _ field: WritableKeyPath<ServerConfiguration, Bool> & Sendable, _ description: String) -> ConfigKey {
+    static func bool(_ name: String, _ field: any WritableKeyPath<ServerConfiguration, Bool> & Sendable, _ description: String) -> ConfigKey {
         ConfigKey(
             name, .boolean, description, apply: { configuration, value in configuration[keyPath: field] = try value.bool() },
             show: { .bool($0[keyPath: field]) })
     }
 
-    static func list(_ name: String, _ field: WritableKeyPath<ServerConfiguration, [String]> & Sendable, _ description: String) -> ConfigKey {
+    static func list(_ name: String, _ field: any WritableKeyPath<ServerConfiguration, [String]> & Sendable, _ description: String) -> ConfigKey {
         ConfigKey(
             name, .list, description, apply: { configuration, value in configuration[keyPath: field] = try value.list() },
             show: { .array($0[keyPath: field].map(JSON.string)) })

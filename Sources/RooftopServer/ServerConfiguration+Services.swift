@@ -1,4 +1,5 @@
 import RooftopCore
+import RooftopHTTP
 import RooftopServices
 
 extension ServerConfiguration {
@@ -18,7 +19,7 @@ extension ServerConfiguration {
     }
 
     /// `requestComplexity`'s keys (Parse Server 9's names), the limits they set, and what for.
-    static let complexityLimits: [(key: String, field: WritableKeyPath<ServerConfiguration, Int> & Sendable, description: String)] = [
+    static let complexityLimits: [(key: String, field: any WritableKeyPath<ServerConfiguration, Int> & Sendable, description: String)] = [
         ("batchRequestLimit", \.httpSettings.batchRequestLimit, "most sub-requests in one `/batch`"),
         ("includeLimit", \.serviceSettings.queryLimits.maxIncludes, "most `include` paths in one query"),
         ("subqueryLimit", \.serviceSettings.queryLimits.maxDepth, "deepest nesting of `$or`/`$and`/`$nor` and subqueries"),
