@@ -19,7 +19,7 @@ extension PostgresStore {
             let row = try PlannedRow.inserting(objectId, at: at, write: write)
             var statement = SQLFragment(
                 "INSERT INTO \(dialect.quote(table)) (objectId, createdAt, updatedAt, _rperm, _wperm, data) VALUES ($1, $2, $3, $4, $5, $6::jsonb)")
-            statement.bindings = [.text(objectId), .text(at.iso), .text(at.iso)]
+            statement.bindings = [.text(objectId), .text(row.object.createdAt.iso), .text(row.object.updatedAt.iso)]
             try await run(statement, row, writer)
             try await applyRelations(write, objectId: objectId, table: table, writer)
             return .inserted(row.object)
@@ -38,10 +38,10 @@ extension PostgresStore {
             guard let stored = found else { throw ParseError.objectNotFound }
             let row = try PlannedRow.updating(stored, at: at, write: write)
             var update = SQLFragment("UPDATE \(quoted) SET updatedAt = $1, _rperm = $2, _wperm = $3, data = $4::jsonb WHERE objectId = $5")
-            update.bindings = [.text(at.iso)]
+            update.bindings = [.text(row.object.updatedAt.iso)]
             try await run(update, row, trailing: [.text(objectId)], writer)
             try await applyRelations(write, objectId: objectId, table: table, writer)
-            return .updated(updatedAt: at, echo: row.echo)
+            return .updated(updatedAt: row.object.updatedAt, echo: row.echo)
         case .delete(let className, let objectId, let access):
             guard let (schema, table) = try await writer.load(className) else { throw ParseError.objectNotFound }
             let guardCondition = QueryCompiler.writeGuard(access, schema: schema, table: table, dialect: dialect)

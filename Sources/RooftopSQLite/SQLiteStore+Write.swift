@@ -35,7 +35,7 @@ extension SQLiteStore {
             let perms = row.permissionText
             try db.execute(
                 sql: "INSERT INTO \(dialect.quote(table)) (objectId, createdAt, updatedAt, _rperm, _wperm, data) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [objectId, at.iso, at.iso, perms.read, perms.write, row.document])
+                arguments: [objectId, row.object.createdAt.iso, row.object.updatedAt.iso, perms.read, perms.write, row.document])
             try applyRelations(write, objectId: objectId, table: table, db: db)
             return .inserted(row.object)
         case .update(let className, let objectId, let at, let write, let access, let grant):
@@ -51,13 +51,13 @@ extension SQLiteStore {
             let perms = row.permissionText
             let update = "UPDATE \(quoted) SET updatedAt = ?, _rperm = ?, _wperm = ?, data = ? WHERE objectId = ? AND \(guardCondition.sql)"
             let values: [SQLValue] = [
-                .text(at.iso), perms.read.map(SQLValue.text) ?? .null, perms.write.map(SQLValue.text) ?? .null, .text(row.document),
+                .text(row.object.updatedAt.iso), perms.read.map(SQLValue.text) ?? .null, perms.write.map(SQLValue.text) ?? .null, .text(row.document),
                 .text(objectId),
             ]
             try db.execute(sql: update, arguments: arguments(values + guardCondition.bindings))
             guard db.changesCount == 1 else { throw ParseError.objectNotFound }
             try applyRelations(write, objectId: objectId, table: table, db: db)
-            return .updated(updatedAt: at, echo: row.echo)
+            return .updated(updatedAt: row.object.updatedAt, echo: row.echo)
         case .delete(let className, let objectId, let access):
             guard let (schema, table) = try schema(className, cache: cache, db: db) else { throw ParseError.objectNotFound }
             let guardCondition = QueryCompiler.writeGuard(access, schema: schema, table: table, dialect: dialect)

@@ -230,3 +230,14 @@ import Testing
         #expect(QueryCompiler.writeGuard(.master, schema: ClassSchema(className: note), table: "Note", dialect: SQLiteDialect()).sql == "1 = 1")
     }
 }
+
+/// A unique violation names its index; the duplicate-value error names the field.
+@Suite struct UniqueIndexNameTests {
+    @Test func theFieldIsReadBackFromTheIndexName() {
+        let name = IndexPlan.uniqueIndexName("email", table: "_User")
+        #expect(name == "_User_unique_email")
+        #expect(IndexPlan.uniqueField(in: name) == "email")
+        #expect(IndexPlan.uniqueField(in: "index '_User_unique__auth_data_github'") == "_auth_data_github")
+        #expect(IndexPlan.uniqueField(in: "Note.objectId") == nil)
+    }
+}
