@@ -69,8 +69,7 @@ struct PostgresSchemaWriter {
             let unique = plan.unique ? "UNIQUE " : ""
             try await execute("CREATE \(unique)INDEX IF NOT EXISTS \(dialect.quote(plan.name)) ON \(quoted) (\(plan.columnList()))")
         }
-        for (field, type) in schema.fields.sorted(by: { $0.key < $1.key }) {
-            guard case .relation = type else { continue }
+        for field in schema.relationFields {
             let join = dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table))
             try await execute(
                 #"CREATE TABLE IF NOT EXISTS \#(join) (owningId text COLLATE "C" NOT NULL, relatedId text COLLATE "C" NOT NULL, PRIMARY KEY (owningId, relatedId))"#
@@ -82,15 +81,16 @@ struct PostgresSchemaWriter {
     /// Deletes the data of fields `next` no longer has, and drops its removed indexes.
     func dropRemoved(from old: ClassSchema, to next: ClassSchema, table: String) async throws {
         let quoted = dialect.quote(table)
-        for (field, type) in old.fields.sorted(by: { $0.key < $1.key }) where next.fields[field] == nil {
-            if case .relation = type {
-                try await execute("DROP TABLE IF EXISTS \(dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table)))")
+        let removal = SchemaRemoval(from: old, to: next)
+        for field in removal.fields {
+            if field.isRelation {
+                try await execute("DROP TABLE IF EXISTS \(dialect.quote(QueryCompiler.joinTable(field: field.name, ownerTable: table)))")
             } else {
-                try await execute("DROP INDEX IF EXISTS \(dialect.quote(IndexPlan.pointerIndexName(field, table: table)))")
+                try await execute("DROP INDEX IF EXISTS \(dialect.quote(IndexPlan.pointerIndexName(field.name, table: table)))")
             }
-            try await execute("UPDATE \(quoted) SET data = \(dialect.removeKeys("data", [field])) WHERE data ? '\(field)'")
+            try await execute("UPDATE \(quoted) SET data = \(dialect.removeKeys("data", [field.name])) WHERE data ? '\(field.name)'")
         }
-        for name in old.indexes.keys.sorted() where next.indexes[name] == nil {
+        for name in removal.indexes {
             try await execute("DROP INDEX IF EXISTS \(dialect.quote(IndexPlan.requestedIndexName(name, table: table)))")
         }
     }
@@ -98,17 +98,14 @@ struct PostgresSchemaWriter {
     /// Drops an empty class and its join tables (255 when objects remain).
     func drop(_ className: ClassName) async throws {
         changed.withLock { $0 = true }
-        guard let (schema, table) = try await load(className) else {
-            throw ParseError(.invalidClassName, "Class \(className) does not exist.")
-        }
+        guard let (schema, table) = try await load(className) else { throw SchemaRemoval.missingClass(className) }
         let quoted = dialect.quote(table)
         for try await exists in try await connection.query(PostgresQuery(unsafeSQL: "SELECT EXISTS (SELECT 1 FROM \(quoted))"), logger: logger)
             .decode(Bool.self) where exists
         {
-            throw ParseError(.invalidSchemaOperation, "Class \(className) is not empty, contains objects, cannot drop schema.")
+            throw SchemaRemoval.classNotEmpty(className)
         }
-        for (field, type) in schema.fields.sorted(by: { $0.key < $1.key }) {
-            guard case .relation = type else { continue }
+        for field in schema.relationFields {
             try await execute("DROP TABLE IF EXISTS \(dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table)))")
         }
         try await execute("DROP TABLE \(quoted)")

@@ -16,20 +16,17 @@ extension PostgresStore {
         switch operation {
         case .insert(let className, let objectId, let at, let write, let grant):
             let (_, table) = try await prepareSchema(className, existing: try await writer.load(className), write: write, grant: grant, writer)
-            var fields: [String: JSON] = [:]
-            try DocumentUpdate.apply(write, to: &fields)
+            let row = try PlannedRow.inserting(objectId, at: at, write: write)
             var statement = SQLFragment(
                 "INSERT INTO \(dialect.quote(table)) (objectId, createdAt, updatedAt, _rperm, _wperm, data) VALUES ($1, $2, $3, $4, $5, $6::jsonb)")
-            statement.bindings = [.text(objectId), .text(at.iso), .text(at.iso)]
-            try await run(statement, permissions: write.acl, document: DocumentCoding.encode(fields), writer)
+            statement.bindings = [.text(objectId), .text(row.object.createdAt.iso), .text(row.object.updatedAt.iso)]
+            try await run(statement, row, writer)
             try await applyRelations(write, objectId: objectId, table: table, writer)
-            return .inserted(StoredObject(objectId: objectId, createdAt: at, updatedAt: at, acl: write.acl, fields: fields))
+            return .inserted(row.object)
         case .update(let className, let objectId, let at, let write, let access, let grant):
             guard let existing = try await writer.load(className) else { throw ParseError.objectNotFound }
             let (schema, table) = try await prepareSchema(className, existing: existing, write: write, grant: grant, writer)
-            let catalog = QueryCompiler.Catalog(schemas: [className: schema], tables: [className: table])
-            let guardCondition = QueryCompiler.accessCondition(
-                access, schema: schema, permissionColumn: "_wperm", dialect: dialect, catalog: catalog, bindingOffset: 1)
+            let guardCondition = QueryCompiler.writeGuard(access, schema: schema, table: table, dialect: dialect)
             let quoted = dialect.quote(table)
             // FOR UPDATE: the row stays as read until this transaction writes it back.
             var select = SQLFragment(
@@ -38,27 +35,22 @@ extension PostgresStore {
             select.bindings = [.text(objectId)] + guardCondition.bindings
             var found: StoredObject?
             for try await row in try await writer.connection.query(Self.query(select), logger: logger) { found = try Self.object(from: row) }
-            guard var object = found else { throw ParseError.objectNotFound }
-            let echo = try DocumentUpdate.apply(write, to: &object.fields)
-            if write.clearsACL { object.acl = nil }
-            if let acl = write.acl { object.acl = acl }
+            guard let stored = found else { throw ParseError.objectNotFound }
+            let row = try PlannedRow.updating(stored, at: at, write: write)
             var update = SQLFragment("UPDATE \(quoted) SET updatedAt = $1, _rperm = $2, _wperm = $3, data = $4::jsonb WHERE objectId = $5")
-            update.bindings = [.text(at.iso)]
-            try await run(update, permissions: object.acl, document: DocumentCoding.encode(object.fields), trailing: [.text(objectId)], writer)
+            update.bindings = [.text(row.object.updatedAt.iso)]
+            try await run(update, row, trailing: [.text(objectId)], writer)
             try await applyRelations(write, objectId: objectId, table: table, writer)
-            return .updated(updatedAt: at, echo: echo)
+            return .updated(updatedAt: row.object.updatedAt, echo: row.echo)
         case .delete(let className, let objectId, let access):
             guard let (schema, table) = try await writer.load(className) else { throw ParseError.objectNotFound }
-            let catalog = QueryCompiler.Catalog(schemas: [className: schema], tables: [className: table])
-            let guardCondition = QueryCompiler.accessCondition(
-                access, schema: schema, permissionColumn: "_wperm", dialect: dialect, catalog: catalog, bindingOffset: 1)
+            let guardCondition = QueryCompiler.writeGuard(access, schema: schema, table: table, dialect: dialect)
             var delete = SQLFragment("DELETE FROM \(dialect.quote(table)) WHERE objectId = $1 AND \(guardCondition.sql) RETURNING objectId")
             delete.bindings = [.text(objectId)] + guardCondition.bindings
             var deleted = 0
             for try await _ in try await writer.connection.query(Self.query(delete), logger: logger) { deleted += 1 }
             guard deleted == 1 else { throw ParseError.objectNotFound }
-            for (field, type) in schema.fields.sorted(by: { $0.key < $1.key }) {
-                guard case .relation = type else { continue }
+            for field in schema.relationFields {
                 let join = dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table))
                 try await writer.connection.query(
                     PostgresQuery(unsafeSQL: "DELETE FROM \(join) WHERE owningId = $1", binds: Self.bindings([.text(objectId)])), logger: logger)
@@ -67,84 +59,52 @@ extension PostgresStore {
         }
     }
 
-    /// Runs an INSERT or UPDATE whose next three parameters are `_rperm`, `_wperm` (text arrays)
-    /// and the document, then `trailing`.
-    private func run(
-        _ statement: SQLFragment, permissions acl: ACL?, document: String, trailing: [SQLValue] = [], _ writer: PostgresSchemaWriter
-    ) async throws {
+    /// Runs an INSERT or UPDATE whose next three parameters are the row's `_rperm`, `_wperm`
+    /// (text arrays) and document, then `trailing`.
+    private func run(_ statement: SQLFragment, _ row: PlannedRow, trailing: [SQLValue] = [], _ writer: PostgresSchemaWriter) async throws {
         var bindings = Self.bindings(statement.bindings)
-        if let acl {
-            bindings.append(acl.readers.sorted())
-            bindings.append(acl.writers.sorted())
+        if let lists = row.permissionLists {
+            bindings.append(lists.read)
+            bindings.append(lists.write)
         } else {
             bindings.appendNull()
             bindings.appendNull()
         }
-        bindings.append(document)
+        bindings.append(row.document)
         for value in trailing {
             if case .text(let text) = value { bindings.append(text) }
         }
         try await writer.connection.query(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
     }
 
-    /// The class's schema (`existing`, as read in this transaction) with the write's field types
-    /// merged; a change takes the class's schema lock and re-reads, so concurrent first writes of
-    /// a field can't both add it.
+    /// The class's schema (`existing`, as read in this transaction) grown as `SchemaGrowth`
+    /// plans; a change takes the class's schema lock and plans again on a fresh read, so
+    /// concurrent first writes of a field can't both add it.
     private func prepareSchema(
         _ className: ClassName, existing: (ClassSchema, String)?, write: ObjectWrite, grant: SchemaGrant, _ writer: PostgresSchemaWriter
     ) async throws -> (ClassSchema, String) {
-        let proposed = try write.impliedTypes()
-        for (path, op) in write.operations where !path.subkeys.isEmpty {
-            if case .relation = op { throw ParseError(.invalidKeyName, "relations cannot be nested") }
-        }
-        if let (current, table) = existing {
-            var schema = current
-            let added = try schema.merge(proposed)
-            try Self.checkNestedTargets(write, schema: schema)
-            if added.isEmpty { return (schema, table) }
-        }
+        if let (stored, table) = existing, let schema = try SchemaGrowth.unchanged(stored, by: write) { return (schema, table) }
         try await writer.lock(className)
-        if let (existing, table) = try await writer.load(className) {
-            var schema = existing
-            let added = try schema.merge(proposed)
-            if added.isEmpty { return (schema, table) }
-            guard grant.addFields else {
-                throw ParseError(.operationForbidden, "Permission denied for action addField on class \(className).")
-            }
-            return (schema, try await writer.save(schema))
-        }
-        guard grant.createClass else {
-            throw ParseError(.operationForbidden, "This user is not allowed to access non-existent class: \(className)")
-        }
-        var schema = ClassSchema(className: className)
-        _ = try schema.merge(proposed)
-        return (schema, try await writer.save(schema))
-    }
-
-    /// Dot-path writes may only go into Object fields.
-    private static func checkNestedTargets(_ write: ObjectWrite, schema: ClassSchema) throws {
-        for (path, _) in write.operations where !path.subkeys.isEmpty {
-            if let type = schema.fields[path.field.rawValue], type != .object {
-                throw ParseError(.incorrectType, "cannot set a nested key on \(path.field) of type \(type.name)")
-            }
-        }
+        let current = try await writer.load(className)
+        let growth = try SchemaGrowth(className, stored: current?.0, write: write, grant: grant)
+        if let (_, table) = current, !growth.needsSave { return (growth.schema, table) }
+        return (growth.schema, try await writer.save(growth.schema))
     }
 
     private func applyRelations(_ write: ObjectWrite, objectId: String, table: String, _ writer: PostgresSchemaWriter) async throws {
-        for (path, op) in write.operations {
-            guard case .relation(let adds, let removes) = op else { continue }
-            let join = dialect.quote(QueryCompiler.joinTable(field: path.field.rawValue, ownerTable: table))
-            for ref in adds {
+        for edit in RelationEdit.of(write) {
+            let join = dialect.quote(QueryCompiler.joinTable(field: edit.field, ownerTable: table))
+            for id in edit.adds {
                 try await writer.connection.query(
                     PostgresQuery(
                         unsafeSQL: "INSERT INTO \(join) (owningId, relatedId) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                        binds: Self.bindings([.text(objectId), .text(ref.objectId)])), logger: logger)
+                        binds: Self.bindings([.text(objectId), .text(id)])), logger: logger)
             }
-            for ref in removes {
+            for id in edit.removes {
                 try await writer.connection.query(
                     PostgresQuery(
                         unsafeSQL: "DELETE FROM \(join) WHERE owningId = $1 AND relatedId = $2",
-                        binds: Self.bindings([.text(objectId), .text(ref.objectId)])), logger: logger)
+                        binds: Self.bindings([.text(objectId), .text(id)])), logger: logger)
             }
         }
     }

@@ -167,7 +167,7 @@ public final class PostgresStore: CatalogStore, Service {
         let state = error.serverInfo?[.sqlState]
         if state == "23505" {
             let constraint = error.serverInfo?[.constraintName] ?? ""
-            let field = constraint.range(of: "_unique_", options: .backwards).map { String(constraint[$0.upperBound...]) }
+            let field = IndexPlan.uniqueField(in: constraint)
             return StorageError.duplicate(field: field, cause: describe(error))
         }
         if state == "2201B" { return ParseError(.invalidQuery, "Invalid regular expression.") }

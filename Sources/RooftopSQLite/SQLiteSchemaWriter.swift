@@ -58,8 +58,7 @@ enum SQLiteSchemaWriter {
             try db.execute(
                 sql: "CREATE \(unique)INDEX IF NOT EXISTS \(dialect.quote(plan.name)) ON \(quoted) (\(plan.columnList()))")
         }
-        for (field, type) in schema.fields {
-            guard case .relation = type else { continue }
+        for field in schema.relationFields {
             let join = dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table))
             try db.execute(
                 sql: """
@@ -72,31 +71,27 @@ enum SQLiteSchemaWriter {
     /// Deletes the data of fields `next` no longer has, and drops its removed indexes.
     static func dropRemoved(from old: ClassSchema, to next: ClassSchema, table: String, db: Database) throws {
         let quoted = dialect.quote(table)
-        for (field, type) in old.fields.sorted(by: { $0.key < $1.key }) where next.fields[field] == nil {
-            if case .relation = type {
-                try db.execute(sql: "DROP TABLE IF EXISTS \(dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table)))")
+        let removal = SchemaRemoval(from: old, to: next)
+        for field in removal.fields {
+            if field.isRelation {
+                try db.execute(sql: "DROP TABLE IF EXISTS \(dialect.quote(QueryCompiler.joinTable(field: field.name, ownerTable: table)))")
             } else {
-                try db.execute(sql: "DROP INDEX IF EXISTS \(dialect.quote(IndexPlan.pointerIndexName(field, table: table)))")
+                try db.execute(sql: "DROP INDEX IF EXISTS \(dialect.quote(IndexPlan.pointerIndexName(field.name, table: table)))")
             }
-            let path = dialect.jsonExists("data", [field])
-            try db.execute(sql: "UPDATE \(quoted) SET data = \(dialect.removeKeys("data", [field])) WHERE \(path) IS NOT NULL")
+            let path = dialect.jsonExists("data", [field.name])
+            try db.execute(sql: "UPDATE \(quoted) SET data = \(dialect.removeKeys("data", [field.name])) WHERE \(path) IS NOT NULL")
         }
-        for name in old.indexes.keys.sorted() where next.indexes[name] == nil {
+        for name in removal.indexes {
             try db.execute(sql: "DROP INDEX IF EXISTS \(dialect.quote(IndexPlan.requestedIndexName(name, table: table)))")
         }
     }
 
     /// Drops an empty class and its join tables (255 when objects remain).
     static func drop(_ className: ClassName, db: Database) throws {
-        guard let (schema, table) = try load(className, db: db) else {
-            throw ParseError(.invalidClassName, "Class \(className) does not exist.")
-        }
+        guard let (schema, table) = try load(className, db: db) else { throw SchemaRemoval.missingClass(className) }
         let quoted = dialect.quote(table)
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(quoted))") ?? false {
-            throw ParseError(.invalidSchemaOperation, "Class \(className) is not empty, contains objects, cannot drop schema.")
-        }
-        for (field, type) in schema.fields {
-            guard case .relation = type else { continue }
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(quoted))") ?? false { throw SchemaRemoval.classNotEmpty(className) }
+        for field in schema.relationFields {
             try db.execute(sql: "DROP TABLE IF EXISTS \(dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table)))")
         }
         try db.execute(sql: "DROP TABLE \(quoted)")

@@ -30,51 +30,42 @@ extension SQLiteStore {
     static func perform(_ operation: WriteOperation, cache: LockedValue<VersionedCatalog?>, db: Database) throws -> WriteOutcome {
         switch operation {
         case .insert(let className, let objectId, let at, let write, let grant):
-            let (schema, table) = try prepareSchema(className, write: write, grant: grant, cache: cache, db: db)
-            var fields: [String: JSON] = [:]
-            try DocumentUpdate.apply(write, to: &fields)
-            let perms = DocumentCoding.permissions(write.acl)
+            let table = try prepareSchema(className, write: write, grant: grant, cache: cache, db: db).1
+            let row = try PlannedRow.inserting(objectId, at: at, write: write)
+            let perms = row.permissionText
             try db.execute(
                 sql: "INSERT INTO \(dialect.quote(table)) (objectId, createdAt, updatedAt, _rperm, _wperm, data) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [objectId, at.iso, at.iso, perms.read, perms.write, DocumentCoding.encode(fields)])
-            try applyRelations(write, objectId: objectId, schema: schema, table: table, db: db)
-            return .inserted(StoredObject(objectId: objectId, createdAt: at, updatedAt: at, acl: write.acl, fields: fields))
+                arguments: [objectId, row.object.createdAt.iso, row.object.updatedAt.iso, perms.read, perms.write, row.document])
+            try applyRelations(write, objectId: objectId, table: table, db: db)
+            return .inserted(row.object)
         case .update(let className, let objectId, let at, let write, let access, let grant):
             guard try schema(className, cache: cache, db: db) != nil else { throw ParseError.objectNotFound }
             let (schema, table) = try prepareSchema(className, write: write, grant: grant, cache: cache, db: db)
-            let catalog = QueryCompiler.Catalog(schemas: [className: schema], tables: [className: table])
-            let guardCondition = QueryCompiler.accessCondition(
-                access, schema: schema, permissionColumn: "_wperm", dialect: dialect, catalog: catalog, bindingOffset: 1)
+            let guardCondition = QueryCompiler.writeGuard(access, schema: schema, table: table, dialect: dialect)
             let quoted = dialect.quote(table)
             let select = "SELECT objectId, createdAt, updatedAt, _rperm, _wperm, data FROM \(quoted) WHERE objectId = ? AND \(guardCondition.sql)"
-            guard let row = try Row.fetchOne(db, sql: select, arguments: arguments([.text(objectId)] + guardCondition.bindings)) else {
+            guard let stored = try Row.fetchOne(db, sql: select, arguments: arguments([.text(objectId)] + guardCondition.bindings)) else {
                 throw ParseError.objectNotFound
             }
-            var object = try object(from: row)
-            let echo = try DocumentUpdate.apply(write, to: &object.fields)
-            if write.clearsACL { object.acl = nil }
-            if let acl = write.acl { object.acl = acl }
-            let perms = DocumentCoding.permissions(object.acl)
+            let row = try PlannedRow.updating(try object(from: stored), at: at, write: write)
+            let perms = row.permissionText
             let update = "UPDATE \(quoted) SET updatedAt = ?, _rperm = ?, _wperm = ?, data = ? WHERE objectId = ? AND \(guardCondition.sql)"
             let values: [SQLValue] = [
-                .text(at.iso), perms.read.map(SQLValue.text) ?? .null, perms.write.map(SQLValue.text) ?? .null,
-                .text(DocumentCoding.encode(object.fields)), .text(objectId),
+                .text(row.object.updatedAt.iso), perms.read.map(SQLValue.text) ?? .null, perms.write.map(SQLValue.text) ?? .null, .text(row.document),
+                .text(objectId),
             ]
             try db.execute(sql: update, arguments: arguments(values + guardCondition.bindings))
             guard db.changesCount == 1 else { throw ParseError.objectNotFound }
-            try applyRelations(write, objectId: objectId, schema: schema, table: table, db: db)
-            return .updated(updatedAt: at, echo: echo)
+            try applyRelations(write, objectId: objectId, table: table, db: db)
+            return .updated(updatedAt: row.object.updatedAt, echo: row.echo)
         case .delete(let className, let objectId, let access):
             guard let (schema, table) = try schema(className, cache: cache, db: db) else { throw ParseError.objectNotFound }
-            let catalog = QueryCompiler.Catalog(schemas: [className: schema], tables: [className: table])
-            let guardCondition = QueryCompiler.accessCondition(
-                access, schema: schema, permissionColumn: "_wperm", dialect: dialect, catalog: catalog, bindingOffset: 1)
+            let guardCondition = QueryCompiler.writeGuard(access, schema: schema, table: table, dialect: dialect)
             try db.execute(
                 sql: "DELETE FROM \(dialect.quote(table)) WHERE objectId = ? AND \(guardCondition.sql)",
                 arguments: arguments([.text(objectId)] + guardCondition.bindings))
             guard db.changesCount == 1 else { throw ParseError.objectNotFound }
-            for (field, type) in schema.fields {
-                guard case .relation = type else { continue }
+            for field in schema.relationFields {
                 let join = dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table))
                 try db.execute(sql: "DELETE FROM \(join) WHERE owningId = ?", arguments: [objectId])
             }
@@ -84,53 +75,25 @@ extension SQLiteStore {
 
     private static var dialect: SQLiteDialect { SQLiteDialect() }
 
-    /// The class's schema as of this transaction, merged with the write's field types.
-    ///
-    /// Inside the write transaction, so concurrent first writes of a field are serialized: the
-    /// second one sees the first one's type and fails with 111 if it differs.
+    /// The class's schema as of this transaction, grown as `SchemaGrowth` plans and saved when
+    /// it changed.
     private static func prepareSchema(
         _ className: ClassName, write: ObjectWrite, grant: SchemaGrant, cache: LockedValue<VersionedCatalog?>, db: Database
     ) throws -> (ClassSchema, String) {
-        let proposed = try write.impliedTypes()
-        for (path, op) in write.operations where !path.subkeys.isEmpty {
-            if case .relation = op { throw ParseError(.invalidKeyName, "relations cannot be nested") }
-        }
-        if let (existing, table) = try schema(className, cache: cache, db: db) {
-            var schema = existing
-            let added = try schema.merge(proposed)
-            try checkNestedTargets(write, schema: schema)
-            if added.isEmpty { return (schema, table) }
-            guard grant.addFields else {
-                throw ParseError(.operationForbidden, "Permission denied for action addField on class \(className).")
-            }
-            return (schema, try SQLiteSchemaWriter.save(schema, db: db))
-        }
-        guard grant.createClass else {
-            throw ParseError(.operationForbidden, "This user is not allowed to access non-existent class: \(className)")
-        }
-        var schema = ClassSchema(className: className)
-        _ = try schema.merge(proposed)
-        return (schema, try SQLiteSchemaWriter.save(schema, db: db))
+        let stored = try schema(className, cache: cache, db: db)
+        let growth = try SchemaGrowth(className, stored: stored?.0, write: write, grant: grant)
+        if let (_, table) = stored, !growth.needsSave { return (growth.schema, table) }
+        return (growth.schema, try SQLiteSchemaWriter.save(growth.schema, db: db))
     }
 
-    /// Dot-path writes may only go into Object fields.
-    private static func checkNestedTargets(_ write: ObjectWrite, schema: ClassSchema) throws {
-        for (path, _) in write.operations where !path.subkeys.isEmpty {
-            if let type = schema.fields[path.field.rawValue], type != .object {
-                throw ParseError(.incorrectType, "cannot set a nested key on \(path.field) of type \(type.name)")
+    private static func applyRelations(_ write: ObjectWrite, objectId: String, table: String, db: Database) throws {
+        for edit in RelationEdit.of(write) {
+            let join = dialect.quote(QueryCompiler.joinTable(field: edit.field, ownerTable: table))
+            for id in edit.adds {
+                try db.execute(sql: "INSERT OR IGNORE INTO \(join) (owningId, relatedId) VALUES (?, ?)", arguments: [objectId, id])
             }
-        }
-    }
-
-    private static func applyRelations(_ write: ObjectWrite, objectId: String, schema: ClassSchema, table: String, db: Database) throws {
-        for (path, op) in write.operations {
-            guard case .relation(let adds, let removes) = op else { continue }
-            let join = dialect.quote(QueryCompiler.joinTable(field: path.field.rawValue, ownerTable: table))
-            for ref in adds {
-                try db.execute(sql: "INSERT OR IGNORE INTO \(join) (owningId, relatedId) VALUES (?, ?)", arguments: [objectId, ref.objectId])
-            }
-            for ref in removes {
-                try db.execute(sql: "DELETE FROM \(join) WHERE owningId = ? AND relatedId = ?", arguments: [objectId, ref.objectId])
+            for id in edit.removes {
+                try db.execute(sql: "DELETE FROM \(join) WHERE owningId = ? AND relatedId = ?", arguments: [objectId, id])
             }
         }
     }

@@ -148,9 +148,7 @@ public final class SQLiteStore: CatalogStore {
         guard let message = error.message, let range = message.range(of: "UNIQUE constraint failed: ") else { return nil }
         let detail = message[range.upperBound...]
         // Expression indexes report `index '<table>_unique_<field>'`.
-        if let unique = detail.range(of: "_unique_", options: .backwards) {
-            return String(detail[unique.upperBound...].prefix { $0 != "'" })
-        }
+        if let field = IndexPlan.uniqueField(in: detail) { return field }
         return detail.split(separator: ".").last.map(String.init)
     }
 

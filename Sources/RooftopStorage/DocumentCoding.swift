@@ -18,8 +18,15 @@ public enum DocumentCoding {
 
     /// The read and write lists of an ACL, as JSON arrays (nil for public).
     public static func permissions(_ acl: ACL?) -> (read: String?, write: String?) {
-        guard let acl else { return (nil, nil) }
-        return (canonicalString(.array(acl.readers.sorted().map(JSON.string))), canonicalString(.array(acl.writers.sorted().map(JSON.string))))
+        guard let lists = permissionLists(acl) else { return (nil, nil) }
+        return (canonicalString(.array(lists.read.map(JSON.string))), canonicalString(.array(lists.write.map(JSON.string))))
+    }
+
+    /// The read and write lists of an ACL, sorted so equal ACLs store equal lists (nil for
+    /// public).
+    package static func permissionLists(_ acl: ACL?) -> (read: [String], write: [String])? {
+        guard let acl else { return nil }
+        return (acl.readers.sorted(), acl.writers.sorted())
     }
 
     /// The ACL rebuilt from stored read and write lists.

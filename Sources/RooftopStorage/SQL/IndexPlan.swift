@@ -37,7 +37,7 @@ public struct IndexPlan: Sendable, Equatable {
         for field in schema.uniqueFields {
             plans.append(
                 IndexPlan(
-                    name: "\(table)_unique_\(field)", unique: true,
+                    name: uniqueIndexName(field, table: table), unique: true,
                     columns: [Column(expression: dialect.jsonText("data", [field]), descending: false)]))
         }
         for (indexName, keys) in schema.indexes.sorted(by: { $0.key < $1.key }) {
@@ -63,6 +63,17 @@ public struct IndexPlan: Sendable, Equatable {
 
     /// The name of the index `/schemas` asked for as `indexName` on `table`.
     public static func requestedIndexName(_ indexName: String, table: String) -> String { "\(table)_idx_\(indexName)" }
+
+    /// The name of the unique index of `field` on `table`: a violation names it, and
+    /// `uniqueField(in:)` reads the field back for the duplicate-value error.
+    public static func uniqueIndexName(_ field: String, table: String) -> String { "\(table)_unique_\(field)" }
+
+    /// The field of the unique index a database's violation text names (`…<table>_unique_<field>`,
+    /// possibly quoted), nil when it names no such index.
+    package static func uniqueField(in text: some StringProtocol) -> String? {
+        guard let marker = text.ranges(of: "_unique_").last else { return nil }
+        return String(text[marker.upperBound...].prefix { $0 != "'" && $0 != "\"" })
+    }
 
     /// The name of the pointer index of `field` on `table`.
     public static func pointerIndexName(_ field: String, table: String) -> String { "\(table)_\(field)_ptr" }
