@@ -6,6 +6,10 @@ let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let lifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+func nio(_ module: String) -> Target.Dependency { .product(name: module, package: "swift-nio") }
+
 let package = Package(
     name: "rooftop",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -18,7 +22,8 @@ let package = Package(
         .library(name: "RooftopPostgres", targets: ["RooftopPostgres"]),
         .library(name: "RooftopServices", targets: ["RooftopServices"]),
         .library(name: "RooftopHTTP", targets: ["RooftopHTTP"]),
-        .library(name: "RooftopAuth", targets: ["RooftopAuth"]),
+        .library(name: "RooftopServer", targets: ["RooftopServer"]),
+        .library(name: "RooftopCrypto", targets: ["RooftopCrypto"]),
         .library(name: "RooftopMail", targets: ["RooftopMail"]),
         .library(name: "RooftopTesting", targets: ["RooftopTesting"]),
     ],
@@ -44,16 +49,14 @@ let package = Package(
         .target(name: "Rooftop", dependencies: ["RooftopCore"], swiftSettings: upcoming),
         .target(
             name: "RooftopSQLite",
-            dependencies: ["RooftopStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["RooftopCore", "RooftopStorage", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: upcoming
         ),
         // Fenced: the only target that sees postgres-nio.
         .target(
             name: "RooftopPostgres",
             dependencies: [
-                "RooftopStorage", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "RooftopCore", "RooftopStorage", .product(name: "PostgresNIO", package: "postgres-nio"), log, lifecycle,
             ],
             swiftSettings: upcoming
         ),
@@ -61,43 +64,45 @@ let package = Package(
         .target(
             name: "RooftopMail",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                "RooftopCore", nio("NIOCore"), nio("NIOPosix"), nio("NIOConcurrencyHelpers"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), log,
             ],
             swiftSettings: upcoming
         ),
         .target(
             name: "RooftopServices",
-            dependencies: ["RooftopStorage", "RooftopMail", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RooftopCore", "RooftopStorage", "RooftopMail", log, lifecycle],
+            resources: [.embedInCode("Resources/common-passwords.txt")],
             swiftSettings: upcoming
         ),
-        // Fenced: the only target that sees bcrypt and swift-crypto.
+        // Fenced: the only target that sees bcrypt and swift-crypto (password hashes, session
+        // tokens, every random secret).
         .target(
-            name: "RooftopAuth",
+            name: "RooftopCrypto",
             dependencies: [
                 "RooftopServices", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"), nio("NIOPosix"),
             ],
             swiftSettings: upcoming
         ),
+        // The route table, the one error renderer and the hosted pages: HTTP over the use cases,
+        // without Storage or Mail.
         .target(
             name: "RooftopHTTP",
             dependencies: [
-                "RooftopServices", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "RooftopCore", "RooftopServices", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), nio("NIOCore"), log,
             ],
             swiftSettings: upcoming
         ),
-        // The server's commands and configuration, a library so RooftopServerTests can link it.
+        // The composition root (Dependencies, buildApplication), the configuration table and the
+        // commands: the library an embedding app links, and the `rooftop` executable's body.
         .target(
             name: "RooftopServer",
             dependencies: [
-                "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopAuth", "RooftopMail",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
+                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: upcoming
@@ -109,16 +114,16 @@ let package = Package(
         .target(
             name: "RooftopTesting",
             dependencies: [
-                "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "RooftopCore", "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"), nio("NIOConcurrencyHelpers"), log,
             ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "RooftopSDKTests",
             dependencies: [
-                "Rooftop", "RooftopHTTP", "RooftopSQLite", "RooftopTesting", "RooftopAuth", "RooftopMail",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "Rooftop", "RooftopCore", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopTesting", "RooftopCrypto",
+                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird"), log,
             ],
             swiftSettings: upcoming
         ),
@@ -130,18 +135,23 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "RooftopCoreTests", dependencies: ["RooftopCore"], swiftSettings: upcoming),
-        .testTarget(name: "RooftopAuthTests", dependencies: ["RooftopAuth"], swiftSettings: upcoming),
-        .testTarget(name: "RooftopMailTests", dependencies: ["RooftopMail", "RooftopTesting"], swiftSettings: upcoming),
+        .testTarget(name: "RooftopCryptoTests", dependencies: ["RooftopCore", "RooftopServices", "RooftopCrypto"], swiftSettings: upcoming),
+        .testTarget(name: "RooftopMailTests", dependencies: ["RooftopMail", "RooftopTesting", log], swiftSettings: upcoming),
         .testTarget(
             name: "RooftopStorageTests",
-            dependencies: ["RooftopTesting", "RooftopSQLite", "RooftopPostgres", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "RooftopCore", "RooftopStorage", "RooftopTesting", "RooftopSQLite", "RooftopPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "RooftopHTTPTests",
             dependencies: [
-                "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopTesting", "RooftopAuth", "RooftopMail",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopPostgres",
+                "RooftopTesting", "RooftopCrypto", "RooftopMail", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                nio("NIOCore"), log,
             ],
             swiftSettings: upcoming
         ),

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import RooftopMail
+import RooftopCore
 
 /// One hosted page (email verification, password reset), rendered in the visitor's language with
 /// every value HTML-escaped and headers that keep it out of frames, caches and referrers.
@@ -30,28 +30,28 @@ struct HostedPage {
     /// The HTML response, from `templates`, linking the style sheet at `stylesheet`.
     func response(_ templates: PageTemplates, stylesheet: String) -> Response {
         let text = templates.text(kind, language: language)
-        let escaped = values.mapValues(MailTemplates.escapeHTML).merging(["appName": MailTemplates.escapeHTML(appName)]) { $1 }
+        let escaped = values.mapValues(TextTemplate.escapeHTML).merging(["appName": TextTemplate.escapeHTML(appName)]) { $1 }
         var content = "<p>" + Self.fill(text.message, escaped) + "</p>"
         if let form, let button = text.button {
-            content += "<form method=\"post\" action=\"\(MailTemplates.escapeHTML(form.action))\">"
+            content += "<form method=\"post\" action=\"\(TextTemplate.escapeHTML(form.action))\">"
             for (name, value) in form.fields.sorted(by: { $0.key < $1.key }) {
-                content += "<input type=\"hidden\" name=\"\(MailTemplates.escapeHTML(name))\" value=\"\(MailTemplates.escapeHTML(value))\">"
+                content += "<input type=\"hidden\" name=\"\(TextTemplate.escapeHTML(name))\" value=\"\(TextTemplate.escapeHTML(value))\">"
             }
             if let field = text.field {
                 // Paste and password managers welcome (no autocomplete=off): ASVS V6.2.7.
-                content += "<label for=\"new_password\">\(MailTemplates.escapeHTML(field))</label>"
+                content += "<label for=\"new_password\">\(TextTemplate.escapeHTML(field))</label>"
                 content += "<input type=\"password\" id=\"new_password\" name=\"new_password\" autocomplete=\"new-password\" required"
                 content += fieldError == nil ? ">" : " aria-invalid=\"true\" aria-describedby=\"password_error\">"
-                if let fieldError { content += "<p class=\"error\" id=\"password_error\" role=\"alert\">\(MailTemplates.escapeHTML(fieldError))</p>" }
+                if let fieldError { content += "<p class=\"error\" id=\"password_error\" role=\"alert\">\(TextTemplate.escapeHTML(fieldError))</p>" }
             }
-            content += "<button type=\"submit\">\(MailTemplates.escapeHTML(button))</button></form>"
+            content += "<button type=\"submit\">\(TextTemplate.escapeHTML(button))</button></form>"
         }
         let html = Self.fill(
             templates.layout,
             [
-                "lang": language, "title": MailTemplates.escapeHTML(text.title), "appName": escaped["appName"] ?? "",
-                "stylesheet": MailTemplates.escapeHTML(stylesheet), "content": content,
-                "assets": MailTemplates.escapeHTML(String(stylesheet.dropLast("rooftop.css".count))),
+                "lang": language, "title": TextTemplate.escapeHTML(text.title), "appName": escaped["appName"] ?? "",
+                "stylesheet": TextTemplate.escapeHTML(stylesheet), "content": content,
+                "assets": TextTemplate.escapeHTML(String(stylesheet.dropLast("rooftop.css".count))),
             ])
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
@@ -70,5 +70,5 @@ struct HostedPage {
     }
 
     /// One pass, so a value that looks like `{{content}}` stays text.
-    static func fill(_ template: String, _ values: [String: String]) -> String { MailTemplates.fill(template, values) }
+    static func fill(_ template: String, _ values: [String: String]) -> String { TextTemplate.fill(template, values) }
 }

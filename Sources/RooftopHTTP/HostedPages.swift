@@ -4,9 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import RooftopCore
-import RooftopMail
 import RooftopServices
-import RooftopStorage
 
 /// A hosted page's request: the HTTP request, the route's path parameters and the form it posted.
 struct PageRequest: Sendable {
@@ -77,11 +75,11 @@ struct HostedPages: Sendable {
         guard isOurs(page) else { return notFound(page) }
         // Showing the form never consumes the token: a mail scanner's GET changes nothing.
         let token = page.query["token"] ?? ""
-        guard let user = try await accounts.passwordResetUser(token: token) else {
+        guard let username = try await accounts.passwordResetUsername(token: token) else {
             return self.page(.resetLinkInvalid, page, status: .badRequest).response(templates, stylesheet: stylesheet(page.segments))
         }
         var form = self.page(.choosePassword, page)
-        form.values["username"] = user.fields["username"]?.stringValue ?? ""
+        form.values["username"] = username
         form.form = ("request_password_reset", ["token": token])
         return form.response(templates, stylesheet: stylesheet(page.segments))
     }
@@ -96,7 +94,7 @@ struct HostedPages: Sendable {
             return self.page(.passwordChanged, page).response(templates, stylesheet: stylesheet(page.segments))
         case .rejected(let problem):
             var form = self.page(.choosePassword, page, status: .badRequest)
-            form.values["username"] = (try await accounts.passwordResetUser(token: token))?.fields["username"]?.stringValue ?? ""
+            form.values["username"] = try await accounts.passwordResetUsername(token: token) ?? ""
             form.form = ("request_password_reset", ["token": token])
             form.fieldError = templates.describe(problem, language: language(page))
             return form.response(templates, stylesheet: stylesheet(page.segments))
@@ -107,15 +105,15 @@ struct HostedPages: Sendable {
 
     /// A link for this app, on a server that sends mail.
     private func isOurs(_ page: PageRequest) -> Bool {
-        accounts.mailSettings != nil && page.pathParameters["appId"] == appId
+        accounts.sendsMail && page.pathParameters["appId"] == appId
     }
 
     private func language(_ page: PageRequest) -> String {
-        (accounts.mailSettings?.locale ?? .init()).choose(userLocale: nil, acceptLanguage: page.request.headers[.acceptLanguage])
+        accounts.pageLanguage(acceptLanguage: page.request.headers[.acceptLanguage])
     }
 
     private func page(_ kind: HostedPage.Kind, _ page: PageRequest, status: HTTPResponse.Status = .ok) -> HostedPage {
-        HostedPage(kind: kind, language: language(page), appName: accounts.mailSettings?.appName ?? "", status: status)
+        HostedPage(kind: kind, language: language(page), appName: accounts.appName, status: status)
     }
 
     /// Parse's XHR mode for apps that post the form themselves: text on success, a Parse error

@@ -1,31 +1,23 @@
 import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 /// Sign-up, login, the current user, user updates and the account mail requests.
 extension ParseRoutes {
     func signUp(_ request: ParseRequest) async throws -> ParseResponse {
-        let result = try await accounts.signUp(body: request.body, installationId: request.installationId, acceptLanguage: request.acceptLanguage)
-        guard result.created else {
-            // authData named an existing user: this was a login.
-            return Self.withToken(result.user.json, result.sessionToken)
-        }
-        var body: [String: JSON] = ["objectId": .string(result.user.objectId), "createdAt": .string(result.user.createdAt.iso)]
-        // No token while login waits for a verified email (Parse).
-        body["sessionToken"] = result.sessionToken.map(JSON.string)
-        // Users created through authData learn their generated username.
-        if request.body["username"] == nil { body["username"] = result.user.fields["username"] }
-        return ParseResponse(status: 201, body: .object(body), headers: [("Location", "/users/\(result.user.objectId)")])
+        let answer = try await accounts.signUpAnswer(
+            body: request.body, installationId: request.installationId, acceptLanguage: request.acceptLanguage)
+        // authData that named an existing user made this a login: 200, no Location.
+        guard answer.created else { return ParseResponse(body: .object(answer.body)) }
+        return ParseResponse(status: 201, body: .object(answer.body), headers: [("Location", "/users/\(answer.objectId)")])
     }
 
     func logIn(_ request: ParseRequest) async throws -> ParseResponse {
-        let (user, token) = try await accounts.logIn(params: request.arguments, installationId: request.installationId)
-        return Self.withToken(user.json, token)
+        ParseResponse(body: .object(try await accounts.logInAnswer(params: request.arguments, installationId: request.installationId)))
     }
 
     func me(_ request: ParseRequest) async throws -> ParseResponse {
         guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
-        return Self.withToken(try await accounts.me(token: token).json, token)
+        return ParseResponse(body: .object(try await accounts.meAnswer(token: token)))
     }
 
     func updateUser(_ request: ParseRequest) async throws -> ParseResponse {
@@ -41,8 +33,8 @@ extension ParseRoutes {
     }
 
     func logInAs(_ request: ParseRequest) async throws -> ParseResponse {
-        let (user, token) = try await accounts.logInAs(params: request.body, principal: request.principal, installationId: request.installationId)
-        return Self.withToken(user.json, token)
+        let answer = try await accounts.logInAsAnswer(params: request.body, principal: request.principal, installationId: request.installationId)
+        return ParseResponse(body: .object(answer))
     }
 
     func verifyPassword(_ request: ParseRequest) async throws -> ParseResponse {
@@ -68,12 +60,5 @@ extension ParseRoutes {
         guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
         try await accounts.logOut(token: token)
         return ParseResponse(body: [:])
-    }
-
-    /// A user's fields with the session token that signed them in.
-    static func withToken(_ user: [String: JSON], _ token: String?) -> ParseResponse {
-        var body = user
-        body["sessionToken"] = token.map(JSON.string)
-        return ParseResponse(body: .object(body))
     }
 }

@@ -1,6 +1,5 @@
 import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 extension ParseRoutes {
     /// `POST /batch`: sub-requests through the same route table (and so the same access checks
@@ -64,20 +63,21 @@ extension ParseRoutes {
     }
 
     private func transaction(_ items: [ParseRequest]) async throws -> [UInt8] {
-        var operations: [WriteOperation] = []
+        var operations: [PlannedWrite] = []
         for item in items {
             guard let (route, item) = Self.route(for: item), let write = route.transactional else { throw Self.transactionOnlyWrites }
             // Checked like any request: a transaction is no way around a limit or an access rule.
             try await check(item, against: route)
             let className = try item.className()
             switch write {
-            case .create: operations.append(try await objects.planCreate(className, body: item.body, principal: item.principal))
+            case .create: operations.append(try await objects.plannedCreate(className, body: item.body, principal: item.principal))
             case .update:
-                operations.append(try await objects.planUpdate(className, objectId: try item.objectId(), body: item.body, principal: item.principal))
-            case .delete: operations.append(try await objects.planDelete(className, objectId: try item.objectId(), principal: item.principal))
+                operations.append(
+                    try await objects.plannedUpdate(className, objectId: try item.objectId(), body: item.body, principal: item.principal))
+            case .delete: operations.append(try await objects.plannedDelete(className, objectId: try item.objectId(), principal: item.principal))
             }
         }
-        let outcomes = try await objects.commit(operations).map { outcome in ["success": .object(try Objects.response(to: outcome))] as JSON }
+        let outcomes = try await objects.commitAnswers(operations).map { answer in ["success": .object(answer)] as JSON }
         return JSONWriter.bytes(.array(outcomes))
     }
 

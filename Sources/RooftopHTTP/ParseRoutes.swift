@@ -1,6 +1,5 @@
 import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 /// The use cases behind the route table, and the checks every route passes first.
 struct ParseRoutes: Sendable {
@@ -94,10 +93,10 @@ extension ParseRoutes {
 
     func create(_ request: ParseRequest) async throws -> ParseResponse {
         let className = try request.className()
-        let object = try await objects.create(className, body: request.body, principal: request.principal)
+        let (objectId, createdAt) = try await objects.createAnswer(className, body: request.body, principal: request.principal)
         return ParseResponse(
-            status: 201, body: ["objectId": .string(object.objectId), "createdAt": .string(object.createdAt.iso)],
-            headers: [("Location", "/classes/\(className)/\(object.objectId)")])
+            status: 201, body: ["objectId": .string(objectId), "createdAt": .string(createdAt)],
+            headers: [("Location", "/classes/\(className)/\(objectId)")])
     }
 
     func get(_ request: ParseRequest) async throws -> ParseResponse {

@@ -1,4 +1,5 @@
 import Foundation
+import RooftopCore
 
 /// The messages Rooftop sends, in English and Japanese, each a subject, a text body and an
 /// HTML body with `{{name}}` placeholders.
@@ -65,9 +66,9 @@ public struct MailTemplates: Sendable {
     public func render(_ kind: Kind, language: String, values: [String: String]) -> Template {
         let template = templates[language]?[kind] ?? templates["en"]?[kind] ?? Template(subject: kind.rawValue, text: "{{link}}", html: nil)
         return Template(
-            subject: Self.fill(template.subject, values.mapValues(MailMessage.clean)),
-            text: Self.fill(template.text, values),
-            html: template.html.map { Self.fill($0, values.mapValues(Self.escapeHTML)) })
+            subject: TextTemplate.fill(template.subject, values.mapValues(MailMessage.clean)),
+            text: TextTemplate.fill(template.text, values),
+            html: template.html.map { TextTemplate.fill($0, values.mapValues(TextTemplate.escapeHTML)) })
     }
 
     /// The `expires` placeholder: how long a link lives, in `language` ("" when it never expires).
@@ -77,41 +78,6 @@ public struct MailTemplates: Sendable {
             seconds % 3600 == 0 ? (seconds / 3600, "hour", "時間") : seconds % 60 == 0 ? (seconds / 60, "minute", "分") : (seconds, "second", "秒")
         if language == "ja" { return "（\(amount)\(unitJA)以内）" }
         return " within \(amount) \(unitEN)\(amount == 1 ? "" : "s")"
-    }
-
-    /// Replaces `{{name}}` with its value in one pass (a value is never scanned again); unknown
-    /// names become empty.
-    public static func fill(_ template: String, _ values: [String: String]) -> String {
-        var out = ""
-        var rest = template[...]
-        while let open = rest.range(of: "{{") {
-            out += rest[..<open.lowerBound]
-            guard let close = rest[open.upperBound...].range(of: "}}") else {
-                rest = rest[open.lowerBound...]
-                break
-            }
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            out += values[name] ?? ""
-            rest = rest[close.upperBound...]
-        }
-        return out + rest
-    }
-
-    /// `& < > " '` as entities.
-    public static func escapeHTML(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for character in value {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     static func split(_ text: String) -> (String, String)? {

@@ -5,31 +5,54 @@ import RooftopCore
 import RooftopPostgres
 import RooftopSQLite
 import RooftopStorage
+import ServiceLifecycle
 
 /// The database `rooftop serve` runs on: the embedded SQLite file in the data directory, or
 /// PostgreSQL when `databaseURI` is set (several nodes may share it).
-struct Database {
+struct Database: Sendable {
     let store: any DataStore
-    let close: () async -> Void
+    /// Keeps PostgreSQL's connection pool and cache-bus listener running until cancelled; `nil`
+    /// for SQLite, which needs nothing running.
+    let pool: (@Sendable () async throws -> Void)?
+    /// Connects and migrates (PostgreSQL; SQLite did both when it opened).
+    let prepare: @Sendable () async throws -> Void
+    /// Closes the database (SQLite checkpoints its write-ahead log).
+    let close: @Sendable () async -> Void
 
-    /// Runs `body` on the store, then closes the database whether `body` succeeded or not.
+    /// Runs `body` on the prepared store (its pool running in a child task for as long as `body`
+    /// does), then closes the database whether `body` succeeded or not.
     func using<T>(_ body: (any DataStore) async throws -> T) async throws -> T {
-        do {
-            let value = try await body(store)
-            await close()
-            return value
-        } catch {
-            await close()
-            throw error
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let pool { group.addTask { try await pool() } }
+            do {
+                try await Self.refusal { try await prepare() }
+                let value = try await body(store)
+                group.cancelAll()
+                await close()
+                return value
+            } catch {
+                group.cancelAll()
+                await close()
+                throw error
+            }
         }
     }
 
-    /// Opens (and migrates) the configured database; a refusal stops the start with its reason.
-    static func open(_ configuration: ServerConfiguration, logger: Logger) async throws -> Database {
+    /// A database that can't be used stops the command with its reason, not a stack of types.
+    static func refusal(_ work: () async throws -> Void) async throws {
+        do {
+            try await work()
+        } catch let error as StorageError {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    /// Opens the configured database; PostgreSQL connects and migrates in `prepare`.
+    static func open(_ configuration: ServerConfiguration, logger: Logger) throws -> Database {
         guard let uri = configuration.databaseURI else {
             do {
                 let store = try SQLiteStore(path: configuration.dataDir + "/data.db")
-                return Database(store: store) { try? store.close() }
+                return Database(store: store, pool: nil, prepare: {}, close: { try? store.close() })
             } catch {
                 throw ValidationError("cannot open the database in \(configuration.dataDir): \(error)")
             }
@@ -41,18 +64,28 @@ struct Database {
             throw ValidationError("databaseURI: \(error)")
         }
         let store = PostgresStore(url: url, logger: logger)
-        let pool = Task { try await store.run() }
-        do {
-            try await store.prepare()
-        } catch {
-            pool.cancel()
-            throw ValidationError("\(error)")
+        return Database(
+            store: store, pool: { try await store.run() },
+            prepare: {
+                try await store.prepare()
+                logger.info("database: PostgreSQL at \(url.redacted)")
+            }, close: {})
+    }
+}
+
+/// The database as a member of the server's service group: PostgreSQL's pool runs for as long as
+/// the group does, and the database closes when the group stops — after the HTTP server, which
+/// comes later in the group and so stops first.
+struct DatabaseService: Service {
+    let database: Database
+
+    func run() async throws {
+        if let pool = database.pool {
+            try? await cancelWhenGracefulShutdown { try await pool() }
+        } else {
+            try? await gracefulShutdown()
         }
-        logger.info("database: PostgreSQL at \(url.redacted)")
-        return Database(store: store) {
-            pool.cancel()
-            _ = try? await pool.value
-        }
+        await database.close()
     }
 }
 
@@ -74,6 +107,6 @@ struct ExistingDatabaseOptions: ParsableArguments {
         }
         var logger = Logger(label: label)
         logger.logLevel = .error
-        return try await Database.open(configuration, logger: logger)
+        return try Database.open(configuration, logger: logger)
     }
 }

@@ -2,11 +2,10 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
-import RooftopAuth
 import RooftopCore
+import RooftopCrypto
 import RooftopHTTP
 import RooftopMail
-import RooftopSQLite
 import RooftopServices
 import ServiceLifecycle
 import UnixSignals
@@ -21,8 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
         let keys = try KeyFile.loadOrCreate(configuration: &configuration)
         var logger = Logger(label: "rooftop")
         logger.logLevel = configuration.swiftLogLevel
-        let database = try await Database.open(configuration, logger: logger)
-        let store = database.store
+        let database = try Database.open(configuration, logger: logger)
         var http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
         let mail: AccountMail?
         do {
@@ -31,23 +29,50 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        let dependencies = Dependencies(
+            store: database.store, services: configuration.services, http: http, accounts: configuration.accounts,
+            passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), mail: mail, logger: logger)
         let config = configuration
-        let app = buildApplication(
-            store: store, services: configuration.services, http: http, host: configuration.host, port: configuration.port,
-            logger: logger, passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), accounts: configuration.accounts, mail: mail,
-            onServerRunning: { port in KeyFile.printBanner(config, keys: keys, port: port) })
-        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let app = buildApplication(dependencies, host: configuration.host, port: configuration.port) { port in
+            KeyFile.printBanner(config, keys: keys, port: port)
+        }
+        // Started in this order and stopped in the reverse one: requests end first, then queued
+        // mail gets its last chance, then the database closes.
+        var services: [any Service] = [DatabaseService(database: database)]
+        if let queue = mail?.queue { services.append(MailQueueService(queue: queue, logger: logger)) }
+        services.append(AfterPreparation(prepare: database.prepare, service: app))
+        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // A stalled client (half a request, a slow upload) would otherwise hold the stop
         // forever; past the deadline its connection is closed and the stop goes on.
         if configuration.gracefulShutdownTimeout > 0 {
             group.maximumGracefulShutdownDuration = .seconds(configuration.gracefulShutdownTimeout)
         }
-        try await ServiceGroup(configuration: group).run()
-        if let queue = mail?.queue {
-            let lost = await queue.finish(within: .seconds(5))
-            if lost > 0 { logger.warning("\(lost) queued mail message(s) not delivered before shutdown") }
-        }
-        await database.close()
+        try await Database.refusal { try await ServiceGroup(configuration: group).run() }
         logger.info("stopped; database closed")
+    }
+}
+
+/// A service that starts once the database is ready: a database that refuses stops the start,
+/// with its reason, before the server listens.
+struct AfterPreparation<Wrapped: Service>: Service {
+    let prepare: @Sendable () async throws -> Void
+    let service: Wrapped
+
+    func run() async throws {
+        try await prepare()
+        try await service.run()
+    }
+}
+
+/// Queued mail as a member of the service group: when the server stops, messages still queued
+/// get a few seconds to go out.
+struct MailQueueService: Service {
+    let queue: MailQueue
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let lost = await queue.finish(within: .seconds(5))
+        if lost > 0 { logger.warning("\(lost) queued mail message(s) not delivered before shutdown") }
     }
 }

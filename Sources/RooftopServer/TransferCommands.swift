@@ -83,7 +83,7 @@ enum TransferDatabase {
         let configuration = try options.loadForServing()
         var logger = Logger(label: "rooftop")
         logger.logLevel = .error
-        return try await Database.open(configuration, logger: logger)
+        return try Database.open(configuration, logger: logger)
     }
 }
 

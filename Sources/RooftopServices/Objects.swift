@@ -14,7 +14,7 @@ public struct Objects: Sendable {
         self.store = store
         self.config = config
         self.clock = clock
-        self.roles = RoleResolver(store: store)
+        self.roles = RoleResolver(store: store, now: clock)
     }
 
     /// Refuses classes a client may never touch through the generic routes.

@@ -12,13 +12,20 @@ public actor RoleResolver {
     let ttl: Duration
     let maxDepth: Int
     let maxRoles: Int
-    private var cache: [String: (roles: [String], expires: ContinuousClock.Instant)] = [:]
+    let now: @Sendable () -> ParseDate
+    /// Expiry in milliseconds since 1970, on `now`'s clock.
+    private var cache: [String: (roles: [String], expires: Int64)] = [:]
     private var generation = 0
 
-    /// Creates a resolver; `maxRoles` bounds the roles one user can accumulate.
-    public init(store: any DataStore, ttl: Duration = .seconds(5), maxDepth: Int = 32, maxRoles: Int = 1000) {
+    /// Creates a resolver; `maxRoles` bounds the roles one user can accumulate; entries expire
+    /// after `ttl` on the `now` clock.
+    public init(
+        store: any DataStore, ttl: Duration = .seconds(5), maxDepth: Int = 32, maxRoles: Int = 1000,
+        now: @escaping @Sendable () -> ParseDate = WallClock().now
+    ) {
         self.store = store
         self.ttl = ttl
+        self.now = now
         self.maxDepth = maxDepth
         self.maxRoles = maxRoles
     }
@@ -36,7 +43,7 @@ public actor RoleResolver {
 
     /// Role names of `userId`, sorted.
     public func roles(forUser userId: String) async throws -> [String] {
-        let now = ContinuousClock.now
+        let now = self.now().millisecondsSince1970
         // Without the other nodes' invalidations, the cache can't be trusted: resolve every time.
         let live = store.cacheBus.isLive
         if live, let hit = cache[userId], hit.expires > now { return hit.roles }
@@ -45,7 +52,7 @@ public actor RoleResolver {
         // A role write during the lookup may have made this answer stale: don't keep it.
         if live, generation == startedAt {
             if cache.count >= 10_000 { cache.removeAll() }
-            cache[userId] = (roles, now + ttl)
+            cache[userId] = (roles, now + ttl.milliseconds)
         }
         return roles
     }

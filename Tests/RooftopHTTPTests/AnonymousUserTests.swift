@@ -4,6 +4,7 @@ import HummingbirdTesting
 import RooftopCore
 import RooftopHTTP
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// Seed 000 "Anonymous Users" and seed 001's device users: `authData.anonymous`.
@@ -109,10 +110,9 @@ import Testing
     /// converted ones stay.
     @Test func inactiveAnonymousUsersAreCleanedUp() async throws {
         var accounts = AccountsConfiguration()
-        // Generous times: on a loaded machine the converted user must not age out before its
-        // conversion, and the cleanup may run late.
         accounts.anonymousUserTTL = 3
-        try await withServer(accounts: accounts, sessionCleanupInterval: .milliseconds(200)) { (client: any TestClientProtocol) async throws in
+        let clock = TestClock()
+        try await withServer(accounts: accounts, clock: clock, maintenanceInterval: .seconds(60)) { (client: any TestClientProtocol) async throws in
             let idle = try #require(try await call(client, .post, "/parse/users", body: anonymous(UUID().uuidString)).json["objectId"]?.stringValue)
             let kept = try await call(client, .post, "/parse/users", body: anonymous(UUID().uuidString))
             let keptId = try #require(kept.json["objectId"]?.stringValue)
@@ -120,12 +120,10 @@ import Testing
             _ = try await call(
                 client, .put, "/parse/users/\(keptId)", body: #"{"username":"ana","password":"correct horse","authData":{"anonymous":null}}"#,
                 headers: session(token))
-            var idleStatus = 200
-            for _ in 0..<150 where idleStatus != 404 {
-                try await Task.sleep(for: .milliseconds(100))
-                idleStatus = try await call(client, .get, "/parse/users/\(idle)", master: true).status
-            }
-            #expect(idleStatus == 404)
+            try await clock.untilSleeping(1)
+            clock.advance(by: .seconds(60))
+            try await clock.untilSleeping(1)
+            #expect(try await call(client, .get, "/parse/users/\(idle)", master: true).status == 404)
             #expect(try await call(client, .get, "/parse/users/\(keptId)", master: true).json["username"] == "ana")
         }
     }

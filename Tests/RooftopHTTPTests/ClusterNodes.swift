@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import Logging
-import RooftopAuth
 import RooftopCore
+import RooftopCrypto
 import RooftopHTTP
 import RooftopPostgres
+import RooftopServer
 import RooftopServices
 import RooftopStorage
 import RooftopTesting
@@ -45,10 +46,10 @@ final class ClusterNodes: Sendable {
             var logger = Logger(label: "node")
             logger.logLevel = .critical
             let (running, continuation) = AsyncStream<Int>.makeStream()
-            let app = buildApplication(
-                store: store, services: services, http: http, host: "127.0.0.1", port: 0, logger: logger,
-                passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts,
-                onServerRunning: { port in continuation.yield(port) })
+            let dependencies = Dependencies(
+                store: store, services: services, http: http, accounts: accounts, passwords: BcryptPasswordHasher(cost: 4),
+                tokens: SessionTokens(), logger: logger)
+            let app = buildApplication(dependencies, host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
             let appTask = Task { try await app.runService(gracefulShutdownSignals: []) }
             var port = 0
             for await bound in running {

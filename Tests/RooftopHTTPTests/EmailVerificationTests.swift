@@ -134,7 +134,7 @@ import Testing
             #expect(statuses.sorted() == [200, 400])
             // Verified: a request now sends nothing, and still answers {}.
             #expect(try await call(client, .post, "/parse/verificationEmailRequest", body: #"{"email":"ana@new.example"}"#).json == [:])
-            try await Task.sleep(for: .milliseconds(300))
+            await mail.queue.drain()
             #expect(server.messages().count == 4)
             #expect(try await call(client, .post, "/parse/verificationEmailRequest", body: #"{}"#).json["code"] == 204)
             #expect(try await call(client, .post, "/parse/verificationEmailRequest", body: #"{"email":{"$ne":1}}"#).json["code"] == 125)
@@ -145,12 +145,13 @@ import Testing
     @Test func expiredLinkSendsANewOne() async throws {
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server, validity: 1)
-        try await withServer(accounts: accounts, mail: mail) { client in
+        let clock = TestClock()
+        try await withServer(accounts: accounts, mail: mail, clock: clock) { client in
             _ = try await call(
                 client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse","email":"ana@example.com","locale":"ja-JP"}"#)
             let (full, path) = try await link(server, message: 1)
             #expect(FileOutbox.readable(server.messages()[0]).contains("メールアドレスの確認"))  // the user's locale
-            try await Task.sleep(for: .milliseconds(1100))
+            clock.advance(by: .milliseconds(1001))
             let expired = try await page(client, .get, path, language: "ja,en;q=0.5")
             #expect(expired.status == 200)
             #expect(expired.html.contains("リンクの有効期限が切れています"))

@@ -3,10 +3,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import RooftopAuth
 import RooftopCore
+import RooftopCrypto
 import RooftopHTTP
 import RooftopSQLite
+import RooftopServer
 import RooftopServices
 import RooftopStorage
 import RooftopTesting
@@ -34,8 +35,8 @@ extension LiveServerTest {
     ///   - wrap: decorates the store (to count or fail reads).
     func withServer(
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
-        accounts: AccountsConfiguration = AccountsConfiguration(), mail: AccountMail? = nil, sessionCleanupInterval: Duration = .seconds(3600),
-        in directory: URL? = nil, wrap: (any DataStore) -> any DataStore = { $0 },
+        accounts: AccountsConfiguration = AccountsConfiguration(), mail: AccountMail? = nil, clock: any ServerClock = WallClock(),
+        maintenanceInterval: Duration = .seconds(3600), in directory: URL? = nil, wrap: (any DataStore) -> any DataStore = { $0 },
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = directory ?? temporaryDataDirectory()
@@ -44,10 +45,10 @@ extension LiveServerTest {
         let (services, http) = testConfiguration(configure)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let app = buildApplication(
-            store: wrap(opened.store), services: services, http: http, host: "127.0.0.1", port: 0, logger: logger,
-            passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts, mail: mail,
-            sessionCleanupInterval: sessionCleanupInterval)
+        let dependencies = Dependencies(
+            store: wrap(opened.store), services: services, http: http, accounts: accounts, passwords: BcryptPasswordHasher(cost: 4),
+            tokens: SessionTokens(), mail: mail, clock: clock, maintenanceInterval: maintenanceInterval, logger: logger)
+        let app = buildApplication(dependencies, host: "127.0.0.1", port: 0)
         do {
             try await app.test(.live) { client in try await body(client) }
         } catch {

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import RooftopAuth
 import RooftopCore
+import RooftopCrypto
 import RooftopSQLite
 import RooftopServices
 import RooftopTesting

@@ -2,6 +2,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// `/sessions`: one's own sessions only, server-owned fields, immediate revocation.
@@ -82,27 +83,26 @@ import Testing
         }
     }
 
-    /// Expired sessions answer 209 and the background job deletes them.
+    /// Expired sessions answer 209 and the background job deletes them (on the test's clock:
+    /// no waiting for real time).
     @Test func expiredSessionsAreRefusedAndCleanedUp() async throws {
         var accounts = AccountsConfiguration()
         accounts.sessionLength = 3
-        try await withServer(accounts: accounts, sessionCleanupInterval: .milliseconds(200)) { (client: any TestClientProtocol) async throws in
+        let clock = TestClock()
+        try await withServer(accounts: accounts, clock: clock, maintenanceInterval: .seconds(60)) { (client: any TestClientProtocol) async throws in
             let token = try #require(
                 try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?
                     .stringValue)
-            // The session's 3 s run from its write, which came before this answer (timing from
-            // before the request flaked when the sign-up itself was slow under load).
-            let started = ContinuousClock.now
+            clock.advance(by: .milliseconds(2999))
             #expect(try await call(client, .get, "/parse/users/me", headers: session(token)).status == 200)
-            try await Task.sleep(until: started + .milliseconds(3500))
+            clock.advance(by: .milliseconds(1))
             #expect(try await call(client, .get, "/parse/users/me", headers: session(token)).json["code"] == 209)
-            var remaining: JSON? = nil
-            for _ in 0..<100 {
-                remaining = try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"]
-                if remaining == 0 { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(remaining == 0)
+            #expect(try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"] == 1)
+            try await clock.untilSleeping(1)
+            clock.advance(by: .seconds(60))
+            // The round runs once the job wakes; it sleeps again when the round is done.
+            try await clock.untilSleeping(1)
+            #expect(try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"] == 0)
             // The user is still there and can log in again.
             #expect(try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse"}"#).status == 200)
         }
@@ -127,22 +127,21 @@ import Testing
     }
 
     /// `extendSessionOnUse`: a session used past half its life is renewed; unused ones expire.
-    /// Times count from the used session's creation, so a slow (loaded) bcrypt can't shift them.
     @Test func slidingExpiry() async throws {
         var accounts = AccountsConfiguration()
         accounts.sessionLength = 4
         accounts.extendSessionOnUse = true
-        try await withServer(accounts: accounts) { (client: any TestClientProtocol) async throws in
+        let clock = TestClock()
+        try await withServer(accounts: accounts, clock: clock) { (client: any TestClientProtocol) async throws in
             let unused = try #require(
                 try await call(client, .post, "/parse/users", body: #"{"username":"bob","password":"correct horse"}"#).json["sessionToken"]?
                     .stringValue)
-            let created = ContinuousClock.now
             let used = try #require(
                 try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#).json["sessionToken"]?
                     .stringValue)
-            try await Task.sleep(until: created + .milliseconds(2400))  // past half of 4 s: renewed to +4 s
+            clock.advance(by: .milliseconds(2400))  // past half of 4 s: renewed to +4 s from here
             #expect(try await call(client, .get, "/parse/users/me", headers: session(used)).status == 200)
-            try await Task.sleep(until: created + .milliseconds(4800))  // past the first lifetime
+            clock.advance(by: .milliseconds(2400))  // 4.8 s: past the first lifetime
             #expect(try await call(client, .get, "/parse/users/me", headers: session(used)).status == 200)
             #expect(try await call(client, .get, "/parse/users/me", headers: session(unused)).json["code"] == 209)
         }

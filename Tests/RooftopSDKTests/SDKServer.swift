@@ -2,11 +2,12 @@ import Foundation
 import Hummingbird
 import Logging
 import Rooftop
-import RooftopAuth
 import RooftopCore
+import RooftopCrypto
 import RooftopHTTP
 import RooftopMail
 import RooftopSQLite
+import RooftopServer
 import RooftopServices
 import RooftopTesting
 import Testing
@@ -56,10 +57,10 @@ final class SDKServer: Sendable {
             templates: .builtIn, locale: MailLocale(), from: "Todo <no-reply@example.com>", appName: "Todo",
             publicServerURL: "http://127.0.0.1:\(port)/parse", appId: sdkAppId)
         let (running, continuation) = AsyncStream<Int>.makeStream()
-        let app = buildApplication(
-            store: opened.store, services: services, http: HTTPConfiguration(appId: sdkAppId, masterKey: sdkMasterKey), host: "127.0.0.1",
-            port: port, logger: logger, passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), accounts: accounts, mail: mail,
-            onServerRunning: { port in continuation.yield(port) })
+        let dependencies = Dependencies(
+            store: opened.store, services: services, http: HTTPConfiguration(appId: sdkAppId, masterKey: sdkMasterKey), accounts: accounts,
+            passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), mail: mail, logger: logger)
+        let app = buildApplication(dependencies, host: "127.0.0.1", port: port) { port in continuation.yield(port) }
         let task = Task {
             do {
                 try await app.runService(gracefulShutdownSignals: [])

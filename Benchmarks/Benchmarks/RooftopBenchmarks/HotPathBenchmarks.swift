@@ -1,8 +1,8 @@
 @preconcurrency import Benchmark
 import Foundation
 import NIOPosix
-import RooftopAuth
 import RooftopCore
+import RooftopCrypto
 import RooftopSQLite
 import RooftopServices
 import RooftopStorage

@@ -4,10 +4,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import RooftopAuth
 import RooftopCore
+import RooftopCrypto
 import RooftopHTTP
 import RooftopSQLite
+import RooftopServer
 import RooftopServices
 import RooftopStorage
 
@@ -117,9 +118,9 @@ func withServer(_ body: @escaping @Sendable (any TestClientProtocol) async throw
     let store = try SQLiteStore(path: dir.appendingPathComponent("data.db").path)
     var logger = Logger(label: "bench")
     logger.logLevel = .error
-    let app = buildApplication(
+    let dependencies = Dependencies(
         store: store, services: ServicesConfiguration(), http: HTTPConfiguration(appId: "bench", masterKey: "bench-master"),
-        host: "127.0.0.1", port: 0, logger: logger,
-        passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens())
+        passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), logger: logger)
+    let app = buildApplication(dependencies, host: "127.0.0.1", port: 0)
     try await app.test(.live) { client in try await body(client) }
 }

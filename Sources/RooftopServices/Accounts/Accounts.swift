@@ -1,5 +1,6 @@
 import Logging
 public import RooftopCore
+import RooftopMail
 public import RooftopStorage
 
 /// Settings of sign-up, login and sessions (Parse Server's option names).
@@ -70,14 +71,22 @@ public struct Accounts: Sendable {
     let tokens: any SessionTokenSource
     let config: AccountsConfiguration
     let providers: AuthProviders
-    let cache = SessionCache()
+    let cache: SessionCache
     /// Mail settings; nil when no email flow is configured (their routes then answer 1).
     let mail: AccountMail?
     /// Where authentication events are recorded.
     public let audit: AuditLog
 
-    /// The mail settings, for the hosted pages (app name, languages).
-    public var mailSettings: AccountMail? { mail }
+    /// Whether account mail (and so the pages its links open) is configured.
+    public var sendsMail: Bool { mail != nil }
+
+    /// The app's name as mail and hosted pages show it (empty without mail settings).
+    public var appName: String { mail?.appName ?? "" }
+
+    /// The language of a hosted page for a visitor's `Accept-Language`.
+    public func pageLanguage(acceptLanguage: String?) -> String {
+        (mail?.locale ?? MailLocale()).choose(userLocale: nil, acceptLanguage: acceptLanguage)
+    }
 
     /// Creates the use cases; `providers` are the enabled `authData` providers besides
     /// `anonymous`, which `config.enableAnonymousUsers` governs.
@@ -86,6 +95,7 @@ public struct Accounts: Sendable {
         providers: [any AuthProvider] = [], mail: AccountMail? = nil
     ) {
         self.mail = mail
+        self.cache = SessionCache(now: objects.clock)
         self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: Logger(label: "rooftop.audit"), enabled: config.auditLog)
         self.objects = objects
         self.hasher = hasher

@@ -1,3 +1,5 @@
+import RooftopCore
+
 /// Validated sessions by token digest, so a warm request costs no database round trip.
 ///
 /// Entries live `ttl` at most and never past the session's own expiry; logout and session
@@ -6,7 +8,8 @@ actor SessionCache {
     struct Entry {
         let userId: String
         let sessionId: String
-        let until: ContinuousClock.Instant
+        /// Milliseconds since 1970, on the server's clock.
+        let until: Int64
     }
 
     private var entries: [String: Entry] = [:]
@@ -16,10 +19,12 @@ actor SessionCache {
     private var generation = 0
     let ttl: Duration
     let capacity: Int
+    let now: @Sendable () -> ParseDate
 
-    init(ttl: Duration = .seconds(30), capacity: Int = 10_000) {
+    init(ttl: Duration = .seconds(30), capacity: Int = 10_000, now: @escaping @Sendable () -> ParseDate) {
         self.ttl = ttl
         self.capacity = capacity
+        self.now = now
     }
 
     /// The cached entry, or nil and the generation to pass to `put`.
@@ -27,7 +32,7 @@ actor SessionCache {
 
     func get(_ digest: String) -> Entry? {
         guard let entry = entries[digest] else { return nil }
-        if entry.until <= .now {
+        if entry.until <= now().millisecondsSince1970 {
             entries[digest] = nil
             return nil
         }
@@ -37,7 +42,7 @@ actor SessionCache {
     func put(_ digest: String, userId: String, sessionId: String, expiresIn: Duration, readAt: Int? = nil) {
         if let readAt, readAt != generation { return }
         if entries.count >= capacity { entries.removeAll() }
-        entries[digest] = Entry(userId: userId, sessionId: sessionId, until: .now + min(ttl, expiresIn))
+        entries[digest] = Entry(userId: userId, sessionId: sessionId, until: now().millisecondsSince1970 + min(ttl, expiresIn).milliseconds)
     }
 
     func remove(_ digest: String) {

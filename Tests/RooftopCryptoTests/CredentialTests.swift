@@ -1,5 +1,5 @@
-import RooftopAuth
 import RooftopCore
+import RooftopCrypto
 import RooftopServices
 import Testing
 

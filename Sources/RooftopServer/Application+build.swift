@@ -1,0 +1,34 @@
+public import Hummingbird
+import RooftopHTTP
+import RooftopServices
+import RooftopStorage
+
+/// Builds the server from `dependencies`: the use cases, the REST responder, the other nodes'
+/// cache invalidations and the maintenance job — the one wiring used by `rooftop serve`, tests
+/// and benchmarks. The database and the mail queue are the caller's to run (see `ServeCommand`).
+public func buildApplication(
+    _ dependencies: Dependencies, host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let store = dependencies.store
+    let clock = dependencies.clock
+    let objects = Objects(store: store, config: dependencies.services, clock: { clock.now() })
+    let accounts = Accounts(
+        objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: dependencies.accounts, mail: dependencies.mail)
+    let responder = ParseResponder(
+        config: dependencies.http, objects: objects, schemas: Schemas(store: store),
+        aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts,
+        limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }), logger: dependencies.logger)
+    // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
+    store.cacheBus.onEvent { [roles = objects.roles] event in
+        await accounts.apply(event)
+        if event == .roles || event == .everything { await roles.invalidate() }
+    }
+    var app = Application(
+        responder: responder,
+        configuration: .init(address: .hostname(host, port: port), serverName: nil),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+        logger: dependencies.logger)
+    app.addServices(
+        Maintenance(accounts: accounts, store: store, clock: clock, interval: dependencies.maintenanceInterval, logger: dependencies.logger))
+    return app
+}

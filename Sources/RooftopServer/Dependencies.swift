@@ -1,0 +1,49 @@
+public import Logging
+public import RooftopHTTP
+public import RooftopServices
+public import RooftopStorage
+
+/// Everything a server is built from, in one value: the composition root's inputs.
+///
+/// `rooftop serve` makes one from the configuration; tests and embedding apps make their own
+/// (a test clock, a cheaper hasher, a store of their choice) and build the same application.
+public struct Dependencies: Sendable {
+    /// The database.
+    public var store: any DataStore
+    /// Settings of the object use cases.
+    public var services: ServicesConfiguration
+    /// Settings of the REST layer.
+    public var http: HTTPConfiguration
+    /// Settings of the account use cases.
+    public var accounts: AccountsConfiguration
+    /// Hashes and verifies passwords (bcrypt when serving).
+    public var passwords: any PasswordHasher
+    /// Makes session tokens.
+    public var tokens: any SessionTokenSource
+    /// Account mail (verification, reset), when configured.
+    public var mail: AccountMail?
+    /// The time every expiry and periodic job is measured on.
+    public var clock: any ServerClock
+    /// How often expired sessions, old audit events and ended rate-limit windows are deleted.
+    public var maintenanceInterval: Duration
+    /// Where the server logs.
+    public var logger: Logger
+
+    /// Dependencies with the wall clock and hourly maintenance.
+    public init(
+        store: any DataStore, services: ServicesConfiguration, http: HTTPConfiguration, accounts: AccountsConfiguration = AccountsConfiguration(),
+        passwords: any PasswordHasher, tokens: any SessionTokenSource, mail: AccountMail? = nil, clock: any ServerClock = WallClock(),
+        maintenanceInterval: Duration = .seconds(3600), logger: Logger
+    ) {
+        self.store = store
+        self.services = services
+        self.http = http
+        self.accounts = accounts
+        self.passwords = passwords
+        self.tokens = tokens
+        self.mail = mail
+        self.clock = clock
+        self.maintenanceInterval = maintenanceInterval
+        self.logger = logger
+    }
+}

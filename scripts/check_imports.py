@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Fails when a target imports a module its Package.swift entry does not declare.
+
+SwiftPM lets a target import any module that is built before it (a dependency's dependency),
+so the manifest can silently stop telling the truth about the import graph. This compares
+every `import` in a target's sources with the target's declared dependencies.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+# Modules of the toolchain and the system: always there, never declared.
+SYSTEM = {
+    "Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin",
+    "Testing", "XCTest", "Security", "CoreFoundation", "Synchronization", "RegexBuilder", "os",
+    "AuthenticationServices", "_Concurrency", "Observation", "Android",
+}
+IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public |package |internal |private |fileprivate )?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def main(root):
+    manifest = json.loads(subprocess.check_output(["swift", "package", "dump-package"], cwd=root))
+    failures = []
+    for target in manifest["targets"]:
+        if target["type"] in ("binary", "plugin", "system"):
+            continue
+        declared = set()
+        for dependency in target.get("dependencies", []):
+            for kind in ("byName", "target", "product"):
+                if kind in dependency:
+                    declared.add(dependency[kind][0])
+        kind_dir = "Tests" if target["type"] == "test" else "Sources"
+        path = os.path.join(root, target.get("path") or os.path.join(kind_dir, target["name"]))
+        for folder, _, files in os.walk(path):
+            for name in files:
+                if not name.endswith(".swift"):
+                    continue
+                file = os.path.join(folder, name)
+                with open(file, encoding="utf-8") as handle:
+                    for number, line in enumerate(handle, 1):
+                        match = IMPORT.match(line)
+                        if not match:
+                            continue
+                        module = match.group(1)
+                        if module in SYSTEM or module in declared or module == target["name"]:
+                            continue
+                        failures.append(f"{os.path.relpath(file, root)}:{number}: {target['name']} imports {module}, "
+                                        f"which its entry in Package.swift does not declare")
+    for failure in failures:
+        print(failure, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else os.getcwd()))
