@@ -361,4 +361,14 @@ import Testing
         #expect(hidden == row.hidden, "\(row.rule)")
         #expect(byUserField == row.byUserField, "\(row.rule)")
     }
+
+    /// Protected fields survive the `/schemas` form the schema is stored in.
+    @Test(arguments: protectedCases)
+    func protectedFieldsSurviveTheStoredForm(_ row: ProtectedCase) throws {
+        let clp = ClassLevelPermissions(protectedFields: row.protected)
+        let stored = try ClassLevelPermissions(json: JSONParser.parse(JSONWriter.string(clp.json)))
+        let (hidden, byUserField) = AccessPolicy.protectedFields(stored, principal: row.principal)
+        #expect(hidden == row.hidden, "\(row.rule)")
+        #expect(byUserField == row.byUserField, "\(row.rule)")
+    }
 }
