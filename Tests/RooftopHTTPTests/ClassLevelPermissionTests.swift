@@ -90,4 +90,16 @@ import Testing
             await #expect(throws: ParseError.self) { _ = try await objects.find(doc, params: ["where": ["phone": "555-1"]], principal: bob) }
         }
     }
+
+    /// An audience without a `*` entry keeps its fields hidden once the schema is stored and read
+    /// back (the stored form used to add `"*": []`, which emptied the intersection).
+    @Test func protectedFieldsWithoutPublicEntrySurviveStorage() async throws {
+        try await withObjects { objects, schemas in
+            let ids = try await setUp(objects, schemas, clp: #"{"protectedFields":{"authenticated":["phone"]}}"#)
+            let other = try await objects.get(doc, objectId: ids[0], params: [:], principal: bob)
+            #expect(other["phone"] == nil && other["n"] == 1)
+            let anon = try await objects.get(doc, objectId: ids[0], params: [:], principal: .anonymous)
+            #expect(anon["phone"] == "555-1")
+        }
+    }
 }

@@ -83,7 +83,9 @@ extension ClassLevelPermissions {
         }
         if !readUserFields.isEmpty { members["readUserFields"] = .array(readUserFields.map { .string($0.rawValue) }) }
         if !writeUserFields.isEmpty { members["writeUserFields"] = .array(writeUserFields.map { .string($0.rawValue) }) }
-        var protected: [String: JSON] = ["*": []]
+        // Parse shows `"*": []` for a class without protected fields; it is not added to
+        // configured audiences, where it would empty the intersection and hide nothing.
+        var protected: [String: JSON] = protectedFields.isEmpty ? ["*": []] : [:]
         for (audience, fields) in protectedFields { protected[audience] = .array(fields.map { .string($0) }) }
         members["protectedFields"] = .object(protected)
         return .object(members)

@@ -1,0 +1,94 @@
+import Foundation
+import RooftopCore
+import RooftopServices
+import Testing
+
+/// Account rules at the service level over a temporary SQLite file, with a clock the test moves:
+/// no HTTP, no mail server, no waiting.
+@Suite struct AccountRulesTests: LiveServerTest {
+    func signUp(_ accounts: Accounts, _ body: [String: JSON]) async throws -> Accounts.SignUpResult {
+        try await accounts.signUp(body: body, installationId: nil)
+    }
+
+    static let caseFoldedDuplicates: [(first: [String: JSON], second: [String: JSON], code: Int)] = [
+        (["username": "Ana", "password": "right phrase"], ["username": "ana", "password": "right phrase"], 202),
+        (["username": "ana", "password": "right phrase"], ["username": "ANA", "password": "right phrase"], 202),
+        (
+            ["username": "ana", "password": "right phrase", "email": "Ana@Example.com"],
+            ["username": "bob", "password": "right phrase", "email": "ana@example.COM"], 203
+        ),
+    ]
+
+    @Test(arguments: caseFoldedDuplicates)
+    func signUpIsUniqueAfterCaseFolding(_ first: [String: JSON], _ second: [String: JSON], _ code: Int) async throws {
+        try await withAccounts(AccountsConfiguration()) { accounts, _ in
+            _ = try await signUp(accounts, first)
+            await #expect { _ = try await signUp(accounts, second) } throws: { ($0 as? ParseError)?.code.rawValue == code }
+        }
+    }
+
+    static let passwords: [(password: String, accepted: Bool)] = [
+        ("seven77", false), ("eight888", true), (String(repeating: "p", count: 257), false), ("no digits here", false),
+        ("digits 123 here", true),
+    ]
+
+    @Test(arguments: passwords)
+    func passwordPolicy(_ password: String, _ accepted: Bool) async throws {
+        var config = AccountsConfiguration()
+        config.passwordPolicy.pattern = "[0-9]"
+        try await withAccounts(config) { accounts, _ in
+            let body: [String: JSON] = ["username": "ana", "password": .string(password)]
+            if accepted {
+                _ = try await signUp(accounts, body)
+            } else {
+                await #expect { _ = try await signUp(accounts, body) } throws: { ($0 as? ParseError)?.code == .validationError }
+            }
+        }
+    }
+
+    /// A success resets the count; the lock ends exactly when its duration has passed.
+    @Test func lockoutCountsAndExpiresWithTheClock() async throws {
+        var config = AccountsConfiguration()
+        config.lockout = .init(threshold: 3, duration: 600)
+        try await withAccounts(config) { accounts, now in
+            _ = try await signUp(accounts, ["username": "ana", "password": "right phrase"])
+            let right: [String: JSON] = ["username": "ana", "password": "right phrase"]
+            let wrong: [String: JSON] = ["username": "ana", "password": "wrong phrase"]
+            for _ in 0..<2 { await #expect(throws: ParseError.self) { _ = try await accounts.logIn(params: wrong, installationId: nil) } }
+            _ = try await accounts.logIn(params: right, installationId: nil)
+            for _ in 0..<3 { await #expect(throws: ParseError.self) { _ = try await accounts.logIn(params: wrong, installationId: nil) } }
+            await #expect { _ = try await accounts.logIn(params: right, installationId: nil) } throws: {
+                ($0 as? ParseError)?.message.hasPrefix("Your account is locked") == true
+            }
+            now.withLock { $0 += 599_000 }
+            await #expect(throws: ParseError.self) { _ = try await accounts.logIn(params: right, installationId: nil) }
+            now.withLock { $0 += 2_000 }
+            _ = try await accounts.logIn(params: right, installationId: nil)
+        }
+    }
+
+    /// A session is valid until `sessionLength` has passed on the service clock.
+    @Test func sessionsExpireWithTheClock() async throws {
+        var config = AccountsConfiguration()
+        config.sessionLength = 3600
+        try await withAccounts(config) { accounts, now in
+            let right: [String: JSON] = ["username": "ana", "password": "right phrase"]
+            let first = try #require(try await signUp(accounts, right).sessionToken)
+            let second = try await accounts.logIn(params: right, installationId: nil).sessionToken
+            now.withLock { $0 += 3_599_000 }
+            _ = try await accounts.currentSession(token: first)
+            now.withLock { $0 += 2_000 }
+            // Not read since the clock passed its expiry: refused.
+            await #expect { _ = try await accounts.currentSession(token: second) } throws: {
+                ($0 as? ParseError)?.code == .invalidSessionToken
+            }
+            // Read just before expiry: the session cache keeps it for the rest of its life on the
+            // wall clock (ContinuousClock), not the service clock.
+            await withKnownIssue("the session cache reads the wall clock, not the injected one") {
+                await #expect { _ = try await accounts.currentSession(token: first) } throws: {
+                    ($0 as? ParseError)?.code == .invalidSessionToken
+                }
+            }
+        }
+    }
+}
