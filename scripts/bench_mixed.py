@@ -21,7 +21,7 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.environ.get("WORKLOAD_DIR", os.path.join(os.path.dirname(__file__), "../../shared/bench")))
+sys.path.insert(0, os.environ.get("WORKLOAD_DIR", os.path.join(os.path.dirname(__file__), "../Benchmarks/workload")))
 import aiohttp  # noqa: E402
 import workload  # noqa: E402  (the shared workload: adapters, probes, percentiles)
 

@@ -4,7 +4,7 @@ import RooftopSQLite
 import RooftopStorage
 
 /// A database of 1,000,000 notes owned by 10,000 users (100 each), every note readable and
-/// writable by its owner only — the scenario of `../shared/bench`'s "list my notes".
+/// writable by its owner only — the scenario of `Benchmarks/workload/workload.py`'s "list my notes".
 ///
 /// Built once into `path` (about a minute) and reused by later runs.
 enum OwnerQueryFixture {
