@@ -8,9 +8,9 @@ public import RooftopServices
 
 /// The Parse REST API as one Hummingbird responder.
 ///
-/// Routing is done here rather than by Hummingbird's router because `_method` in a POST body
-/// changes the method before routing, and because `/batch` must dispatch sub-requests through
-/// the very same routes.
+/// Routes come from the one table (`RouteTable.swift`) rather than Hummingbird's router because
+/// `_method` in a POST body changes the method before routing, and because `/batch` items and
+/// the hosted pages must pass the very same checks; failures are answered by `ErrorRenderer`.
 public struct ParseResponder: HTTPResponder {
     /// The context type.
     public typealias Context = ParseRequestContext
@@ -65,34 +65,13 @@ public struct ParseResponder: HTTPResponder {
         if request.method == .options { return Response(status: .ok) }
         let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
         if segments.first == "apps" { return try await page(request, segments: segments) }
-        // A route whose body is not JSON (a file upload) is found by the request's own method;
-        // any other body is a JSON object whose `_method` may change the method.
-        var body: [String: JSON] = [:]
-        var method = RouteMethod(request.method)
-        if method.flatMap({ ParseRoutes.index.find($0, segments) })?.0.body.isJSON ?? true {
-            body = try await readBody(request)
-            if method == .post, let override = body["_method"]?.stringValue {
-                guard let overridden = RouteMethod(rawValue: override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
-                method = overridden
-                body["_method"] = nil
-            }
-        }
+        var (method, body) = try await methodAndBody(request, segments: segments)
         var parseRequest = ParseRequest(
             method: method ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
             acceptLanguage: request.headers[.acceptLanguage], clientIP: ClientInfo.current.ip)
-        let found = method.flatMap { _ in ParseRoutes.route(for: parseRequest) }
+        let found = method == nil ? nil : ParseRoutes.route(for: parseRequest)
         if found?.0.access != .open {
-            let credentials = try RequestAuthenticator(config: config).authenticate(headers: request.headers, body: &body, remoteIP: context.remoteIP)
-            parseRequest.sessionToken = credentials.sessionToken
-            parseRequest.installationId = credentials.installationId
-            parseRequest.principal = credentials.isMaster ? .master : .anonymous
-            if let token = credentials.sessionToken, !credentials.isMaster {
-                do {
-                    parseRequest.principal = try await routes.accounts.principal(forToken: token)
-                } catch let error as ParseError where error.code == .invalidSessionToken && found?.0.pattern == "/login" {
-                    // A stale token must not stop the user from logging in again.
-                }
-            }
+            try await authenticate(request, context: context, body: &body, into: &parseRequest, loggingIn: found?.0.pattern == "/login")
         }
         guard let (route, routed) = found, case .api(let handler) = route.handler else {
             if method != nil { try await routes.check(parseRequest, against: nil) }
@@ -103,7 +82,41 @@ public struct ParseResponder: HTTPResponder {
         if route.method == .get || route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
         parseRequest.body = body
         try await routes.check(parseRequest, against: route)
-        var answer = try await handler(routes, parseRequest)
+        return response(try await handler(routes, parseRequest), to: request)
+    }
+
+    /// The effective method and the JSON body. A route whose body is not JSON (a file upload)
+    /// is found by the request's own method and its body is left unread; any other body is a
+    /// JSON object whose `_method` may change the method.
+    private func methodAndBody(_ request: Request, segments: [String]) async throws -> (RouteMethod?, [String: JSON]) {
+        let method = RouteMethod(request.method)
+        if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON { return (method, [:]) }
+        var body = try await readBody(request)
+        guard method == .post, let override = body["_method"]?.stringValue else { return (method, body) }
+        guard let overridden = RouteMethod(rawValue: override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
+        body["_method"] = nil
+        return (overridden, body)
+    }
+
+    /// Keys, then the session: the principal the request acts as.
+    private func authenticate(
+        _ request: Request, context: Context, body: inout [String: JSON], into parseRequest: inout ParseRequest, loggingIn: Bool
+    ) async throws {
+        let credentials = try RequestAuthenticator(config: config).authenticate(headers: request.headers, body: &body, remoteIP: context.remoteIP)
+        parseRequest.sessionToken = credentials.sessionToken
+        parseRequest.installationId = credentials.installationId
+        parseRequest.principal = credentials.isMaster ? .master : .anonymous
+        guard let token = credentials.sessionToken, !credentials.isMaster else { return }
+        do {
+            parseRequest.principal = try await routes.accounts.principal(forToken: token)
+        } catch let error as ParseError where error.code == .invalidSessionToken && loggingIn {
+            // A stale token must not stop the user from logging in again.
+        }
+    }
+
+    /// A route's answer as an HTTP response; a `Location` becomes absolute.
+    private func response(_ answer: ParseResponse, to request: Request) -> Response {
+        var answer = answer
         if let location = answer.headers.firstIndex(where: { $0.0 == "Location" }) {
             let host = request.head.authority ?? "127.0.0.1"
             answer.headers[location].1 = "http://\(host)\(config.mountPath)\(answer.headers[location].1)"

@@ -95,7 +95,7 @@ extension Accounts {
 extension Accounts {
     /// Deletes sessions past `expiresAt`, in batches; returns how many went.
     ///
-    /// Run periodically by the server (`SessionCleanup`), so `_Session` doesn't grow forever.
+    /// Run periodically by the server (`Maintenance`), so `_Session` doesn't grow forever.
     public func deleteExpiredSessions(batchSize: Int = 500) async throws -> Int {
         let now = objects.clock()
         let expired = QueryNode.field(FieldPath(field: try FieldName("expiresAt")), .compare(.lt, ["__type": "Date", "iso": .string(now.iso)]))
