@@ -51,6 +51,7 @@ extension RTObject {
         let answer = try await client.send(APIRequest(method: isNew ? "POST" : "PUT", path: path, body: body), as: actingUser)
         guard let fields = answer.objectValue else { throw RTError(.invalidJSON, "The server's answer to a save is not an object.") }
         applySaved(count: count, answer: fields)
+        if let user = self as? RTUser, let token = fields["sessionToken"]?.stringValue { client.users.renewed(user, token: token) }
         client.users.keep(self)
     }
 

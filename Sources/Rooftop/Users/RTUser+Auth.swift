@@ -8,13 +8,14 @@ extension RTUser {
         let client = try RTClient.current()
         let (count, body) = try pendingBody()
         if isDeviceAccount, objectId != nil {
-            // Converting the anonymous current user: same objectId, same session.
+            // Converting the anonymous current user: same objectId; the server ends the anonymous
+            // session and answers with the one to use from now on.
             guard client.users.isAnonymous(self) else { throw RTError(.otherCause, "This user has already signed up.") }
             // Dropping the anonymous link makes it a regular account (as Parse's SDKs do).
             let converting = JSON.object((body.objectValue ?? [:]).merging(["authData": ["anonymous": .null]]) { $1 })
             let answer = try await client.send(APIRequest(method: "PUT", path: path, body: converting), as: self)
             applySaved(count: count, answer: answer.objectValue ?? [:])
-            client.users.converted(self)
+            client.users.converted(self, token: answer["sessionToken"]?.stringValue)
             return
         }
         guard objectId == nil else { throw RTError(.otherCause, "This user has already signed up.") }

@@ -129,9 +129,24 @@ final class UserSessions: @unchecked Sendable {
         persist()
     }
 
-    /// The user is no longer anonymous (it signed up with a username and password).
-    func converted(_ user: RTUser) {
-        lock.withLock { if let index = index(user) { accounts[index].anonymous = false } }
+    /// The user is no longer anonymous (it signed up with a username and password). The server
+    /// ended the anonymous sessions and answered with `token`, the session from now on.
+    func converted(_ user: RTUser, token: String?) {
+        lock.withLock {
+            guard let index = index(user) else { return }
+            accounts[index].anonymous = false
+            if let token { accounts[index].token = token }
+        }
+        persist()
+    }
+
+    /// A save of `user` (a new password) was answered with a fresh session: the server ended the
+    /// old ones, so the user continues with `token`.
+    func renewed(_ user: RTUser, token: String) {
+        lock.withLock {
+            guard let index = index(user), accounts[index].token != nil else { return }
+            accounts[index].token = token
+        }
         persist()
     }
 
