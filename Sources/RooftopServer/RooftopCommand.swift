@@ -30,7 +30,7 @@ package struct ConfigOptions: ParsableArguments {
     func loadForServing() throws -> ServerConfiguration {
         do {
             let configuration = try load(environment: ProcessInfo.processInfo.environment)
-            try FileManager.default.createDirectory(atPath: configuration.dataDir, withIntermediateDirectories: true)
+            try DataDirectory.prepare(configuration.dataDir)
             return configuration
         } catch {
             throw ValidationError("\(error)")

@@ -66,6 +66,8 @@ struct BackupCommand: AsyncParsableCommand {
         guard configuration.databaseURI == nil else { throw ValidationError("backup copies SQLite; for PostgreSQL use pg_dump") }
         let path = configuration.dataDir + "/data.db"
         guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no database at \(path)") }
+        // The copy holds every user's data: private, like the database itself.
+        DataDirectory.createPrivately()
         do {
             let store = try SQLiteStore(path: path)
             defer { try? store.close() }

@@ -54,14 +54,15 @@ import Testing
 
     /// Starts `rooftop serve` on a free port with its output in `<dir>/out.log`; returns once
     /// `/health` answers (bounded: 30 s).
-    func launch(in dir: URL, environment: [String: String] = [:]) async throws -> (Process, port: Int) {
+    /// With `keys: false` the server generates its own keys.
+    func launch(in dir: URL, environment: [String: String] = [:], keys: Bool = true) async throws -> (Process, port: Int) {
         let binary = Self.root.appendingPathComponent(".build/debug/rooftop")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first (swift build)")
         let port = try Loopback.freePort()
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--port", String(port), "--data-dir", dir.path]
-        process.environment = ["ROOFTOP_APP_ID": "proc-app", "ROOFTOP_MASTER_KEY": "proc-master"].merging(environment) { $1 }
+        process.environment = (keys ? ["ROOFTOP_APP_ID": "proc-app", "ROOFTOP_MASTER_KEY": "proc-master"] : [:]).merging(environment) { $1 }
         let log = dir.appendingPathComponent("out.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
