@@ -86,6 +86,12 @@ enum ErrorRenderer {
         }
     }
 
+    /// The answer for a Parse error (nothing to log).
+    static func response(_ error: ParseError) -> Response {
+        ParseResponder.json(
+            body(Failure(status: status(of: error.code), code: error.code.rawValue, message: error.message)), status: status(of: error.code))
+    }
+
     /// The whole answer for `error`.
     static func response(_ error: any Error, logger: Logger) -> Response {
         let failure = failure(error, logger: logger)

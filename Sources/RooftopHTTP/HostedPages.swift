@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
 import RooftopCore
 import RooftopServices
@@ -126,15 +125,12 @@ struct HostedPages: Sendable {
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "Password successfully reset")))
         case .rejected(let problem):
-            return ErrorRenderer.response(ParseError(.otherCause, problem.error.message), logger: Self.logger)
+            return ErrorRenderer.response(ParseError(.otherCause, problem.error.message))
         case .invalid:
             return ErrorRenderer.response(
-                ParseError(.otherCause, "Failed to reset password: the link is invalid or has expired."), logger: Self.logger)
+                ParseError(.otherCause, "Failed to reset password: the link is invalid or has expired."))
         }
     }
-
-    /// Parse errors are rendered without logging; this logger is never written to.
-    private static let logger = Logger(label: "rooftop.pages")
 
     /// The style sheet's URL relative to the page, so no Host header ever builds a link.
     func stylesheet(_ segments: [String]) -> String {

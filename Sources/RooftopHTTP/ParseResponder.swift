@@ -64,17 +64,21 @@ public struct ParseResponder: HTTPResponder {
         guard path == config.mountPath || path.hasPrefix(config.mountPath + "/") else { throw HTTPError(.notFound) }
         if request.method == .options { return Response(status: .ok) }
         let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
+        // Load balancers probe with HEAD as often as with GET.
+        if request.method == .head && segments == ["health"] { return Response(status: .ok) }
         if segments.first == "apps" { return try await page(request, segments: segments) }
         var (method, body) = try await methodAndBody(request, segments: segments)
         var parseRequest = ParseRequest(
             method: method ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
             acceptLanguage: request.headers[.acceptLanguage], clientIP: ClientInfo.current.ip)
         let found = method == nil ? nil : ParseRoutes.route(for: parseRequest)
-        if found?.0.access != .open {
+        // Keys are checked unless the route is known to need none: an unknown route needs them.
+        if found.map({ $0.0.access != .open }) ?? true {
             try await authenticate(request, context: context, body: &body, into: &parseRequest, loggingIn: found?.0.pattern == "/login")
         }
         guard let (route, routed) = found, case .api(let handler) = route.handler else {
-            if method != nil { try await routes.check(parseRequest, against: nil) }
+            // Counted like a hit, whatever the method: a miss must cost a guesser as much.
+            try await routes.check(parseRequest, against: nil, method: request.method.rawValue)
             throw ParseRoutes.unknown(method: method?.rawValue ?? request.method.rawValue, segments: segments)
         }
         parseRequest.pathParameters = routed.pathParameters
@@ -137,7 +141,10 @@ public struct ParseResponder: HTTPResponder {
             method: RouteMethod(request.method) ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
             clientIP: ClientInfo.current.ip)
         guard RouteMethod(request.method) != nil, let (route, routed) = ParseRoutes.route(for: parseRequest), case .page(let handler) = route.handler
-        else { return pages.notFound(page) }
+        else {
+            try await routes.check(parseRequest, against: nil, method: request.method.rawValue)
+            return pages.notFound(page)
+        }
         page.pathParameters = routed.pathParameters
         try await routes.check(routed, against: route)
         if case .form(let limit) = route.body {

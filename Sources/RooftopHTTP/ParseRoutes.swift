@@ -40,10 +40,11 @@ struct ParseRoutes: Sendable {
     ///
     /// A request no route answers is counted too: rules match paths however they are spelled
     /// (`/LOGIN`, `/%6Cogin`), and a miss must cost a guesser as much as a hit.
-    func check(_ request: ParseRequest, against route: Route?) async throws {
+    func check(_ request: ParseRequest, against route: Route?, method: String? = nil) async throws {
+        if route?.counted == false { return }
         try await limiter.check(
             RateLimiter.Request(
-                method: request.method.rawValue, path: "/" + request.segments.joined(separator: "/"), clientIP: request.clientIP,
+                method: method ?? request.method.rawValue, path: "/" + request.segments.joined(separator: "/"), clientIP: request.clientIP,
                 userId: request.principal.userId, sessionToken: request.sessionToken, isMaster: request.principal.isMaster,
                 account: Self.account(route?.account, of: request), alias: route?.limitPath.map { Self.fill($0, request.pathParameters) }))
         guard let route else { return }

@@ -46,6 +46,7 @@ enum RouteBody: Sendable {
     /// No body is read.
     case none
 
+    /// Whether the body is read as JSON (and may carry `_method`).
     var isJSON: Bool {
         if case .json = self { return true }
         return false
@@ -54,7 +55,12 @@ enum RouteBody: Sendable {
 
 /// A write that may join a `/batch` with `transaction: true`.
 enum TransactionalWrite: Sendable {
-    case create, update, delete
+    /// `POST` of a new object.
+    case create
+    /// `PUT` of an existing object.
+    case update
+    /// `DELETE` of an existing object.
+    case delete
 }
 
 /// One route: method, path pattern, what it needs, how limits count it, and its handler.
@@ -82,6 +88,9 @@ struct Route: Sendable {
     let transactional: TransactionalWrite?
     /// The class a path stands for when it names none (`/roles` is `_Role`).
     let className: String?
+    /// Whether rate limits count it (not the health check: a load balancer's probes must never
+    /// be refused).
+    var counted = true
     let handler: Handler
     /// The pattern's segments; a leading `:` marks a parameter.
     let segments: [Substring]
@@ -115,6 +124,13 @@ struct Route: Sendable {
         self.className = className
         self.handler = handler
         self.segments = pattern.split(separator: "/")
+    }
+
+    /// This route, not counted by rate limits.
+    func uncounted() -> Route {
+        var route = self
+        route.counted = false
+        return route
     }
 
     /// The path parameters when `path` matches this route's pattern.

@@ -6,17 +6,23 @@ import RooftopCore
 /// `docs/compatibility.md` lists the same routes; `RouteTableTests` fails when the two differ.
 extension ParseRoutes {
     static let table: [Route] = [
-        Route(.get, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) },
+        Route(.get, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted(),
 
         // Objects. `_User` writes are account writes (hashing, uniqueness, sessions) and count
         // as the account routes they stand for, as in Parse.
         Route(.get, "/classes/:className", .client) { try await $0.find($1) },
-        Route(.post, "/classes/_User", .client, limitAs: "/users") { try await $0.signUp($1) },
+        // In a `/batch` transaction they are plain object writes of custom fields (account
+        // fields are refused there), as before the route table.
+        Route(.post, "/classes/_User", .client, limitAs: "/users", transactional: .create, className: "_User") { try await $0.signUp($1) },
         Route(.post, "/classes/:className", .client, transactional: .create) { try await $0.create($1) },
         Route(.get, "/classes/:className/:objectId", .client) { try await $0.get($1) },
-        Route(.put, "/classes/_User/:objectId", .client, limitAs: "/users/:objectId") { try await $0.updateUser($1) },
+        Route(.put, "/classes/_User/:objectId", .client, limitAs: "/users/:objectId", transactional: .update, className: "_User") {
+            try await $0.updateUser($1)
+        },
         Route(.put, "/classes/:className/:objectId", .client, transactional: .update) { try await $0.update($1) },
-        Route(.delete, "/classes/_User/:objectId", .client, limitAs: "/users/:objectId") { try await $0.deleteUser($1) },
+        Route(.delete, "/classes/_User/:objectId", .client, limitAs: "/users/:objectId", transactional: .delete, className: "_User") {
+            try await $0.deleteUser($1)
+        },
         Route(.delete, "/classes/:className/:objectId", .client, transactional: .delete) { try await $0.delete($1) },
 
         // Roles: `_Role` objects under their own path.

@@ -65,7 +65,9 @@ public actor MailQueue {
     /// retries are cancelled) and returns how many were lost, for the log.
     public func finish(within limit: Duration) async -> Int {
         let deadline = ContinuousClock.now + limit
-        while !tasks.isEmpty && ContinuousClock.now < deadline {
+        // A cancelled caller (a forced stop) has no time left to give: give up at once rather
+        // than spin on sleeps that return immediately.
+        while !tasks.isEmpty && ContinuousClock.now < deadline && !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(50))
         }
         let lost = tasks.count

@@ -85,10 +85,14 @@ package struct ConfigKey: Sendable {
         return out
     }
 
-    /// `url` with its password replaced.
+    /// `url` with its password (in the user part or the query) replaced; a URL that can't be
+    /// read is hidden whole, since its password can't be found in it.
     static func redactedURL(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "<redacted>"
+        guard var components = URLComponents(string: url) else { return "<redacted>" }
+        if components.password != nil { components.password = "<redacted>" }
+        components.queryItems = components.queryItems?.map { item in
+            ["password", "sslpassword"].contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: "<redacted>") : item
+        }
         return components.string ?? "<redacted>"
     }
 }

@@ -73,19 +73,19 @@ struct Database: Sendable {
     }
 }
 
-/// The database as a member of the server's service group: PostgreSQL's pool runs for as long as
-/// the group does, and the database closes when the group stops — after the HTTP server, which
-/// comes later in the group and so stops first.
-struct DatabaseService: Service {
-    let database: Database
+/// PostgreSQL's connection pool and listener as a member of the server's service group: they run
+/// for as long as the group does and stop after the HTTP server, which comes later in the group
+/// and so stops first. The database itself is closed once the whole group has returned, so no
+/// request still running at a forced stop finds it closed.
+struct DatabasePoolService: Service {
+    let pool: @Sendable () async throws -> Void
 
     func run() async throws {
-        if let pool = database.pool {
-            try? await cancelWhenGracefulShutdown { try await pool() }
-        } else {
-            try? await gracefulShutdown()
+        do {
+            try await cancelWhenGracefulShutdown { try await pool() }
+        } catch is CancellationError {
+            // The stop: not a failure.
         }
-        await database.close()
     }
 }
 
@@ -97,7 +97,7 @@ struct ExistingDatabaseOptions: ParsableArguments {
     var databaseURL: String?
 
     /// Opens the database; a missing SQLite file is a usage error, not a new empty database.
-    func open(label: String) async throws -> Database {
+    func open(label: String) throws -> Database {
         var configuration = ServerConfiguration()
         configuration.dataDir = dataDir
         let environment = ServerConfiguration.environmentValues(ProcessInfo.processInfo.environment)

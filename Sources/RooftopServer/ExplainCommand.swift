@@ -22,7 +22,7 @@ struct ExplainCommand: AsyncParsableCommand {
         var params: [String: JSON] = ["limit": .number(Double(limit))]
         if let order { params["order"] = .string(order) }
         let options = try FindOptions(params: params, defaultLimit: 100, maxLimit: 1_000_000, limits: QueryLimits())
-        let database = try await location.open(label: "explain")
+        let database = try location.open(label: "explain")
         let plan = try await database.using { store in
             var access = Access.master
             if let user {

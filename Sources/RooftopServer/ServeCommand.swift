@@ -37,8 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
             KeyFile.printBanner(config, keys: keys, port: port)
         }
         // Started in this order and stopped in the reverse one: requests end first, then queued
-        // mail gets its last chance, then the database closes.
-        var services: [any Service] = [DatabaseService(database: database)]
+        // mail gets its last chance, then PostgreSQL's pool stops; the database closes last.
+        var services: [any Service] = database.pool.map { [DatabasePoolService(pool: $0)] } ?? []
         if let queue = mail?.queue { services.append(MailQueueService(queue: queue, logger: logger)) }
         services.append(AfterPreparation(prepare: database.prepare, service: app))
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -47,7 +47,13 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.gracefulShutdownTimeout > 0 {
             group.maximumGracefulShutdownDuration = .seconds(configuration.gracefulShutdownTimeout)
         }
-        try await Database.refusal { try await ServiceGroup(configuration: group).run() }
+        do {
+            try await Database.refusal { try await ServiceGroup(configuration: group).run() }
+        } catch {
+            await database.close()
+            throw error
+        }
+        await database.close()
         logger.info("stopped; database closed")
     }
 }

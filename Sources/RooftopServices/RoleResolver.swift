@@ -46,7 +46,8 @@ public actor RoleResolver {
         let now = self.now().millisecondsSince1970
         // Without the other nodes' invalidations, the cache can't be trusted: resolve every time.
         let live = store.cacheBus.isLive
-        if live, let hit = cache[userId], hit.expires > now { return hit.roles }
+        // A hit counts only within its TTL, even if the clock stepped back.
+        if live, let hit = cache[userId], hit.expires > now, hit.expires - now <= ttl.milliseconds { return hit.roles }
         let startedAt = generation
         let roles = try await resolve(userId)
         // A role write during the lookup may have made this answer stale: don't keep it.

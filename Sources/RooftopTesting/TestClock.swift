@@ -3,7 +3,7 @@ public import RooftopCore
 public import RooftopServices
 
 /// A clock that moves only when the test says so: expiries and periodic jobs happen at once on
-/// `advance(by:)`, with no wall-clock wait.
+/// `advance(by:)`, with no wall-clock wait. Its resolution is the millisecond, as `ParseDate`'s.
 public final class TestClock: ServerClock {
     private struct Sleeper {
         let deadline: Int64
@@ -35,7 +35,7 @@ public final class TestClock: ServerClock {
             state.now += duration.milliseconds
             let due = state.sleepers.filter { $0.value.deadline <= state.now }
             for id in due.keys { state.sleepers[id] = nil }
-            return Array(due.values)
+            return due.values.sorted { $0.deadline < $1.deadline }
         }
         for sleeper in woken { sleeper.continuation.resume() }
     }

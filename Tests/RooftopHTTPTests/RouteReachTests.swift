@@ -71,4 +71,40 @@ import Testing
             #expect(reply.json["code"] == 130)
         }
     }
+
+    /// Misses are counted like hits — unknown methods, unknown paths, page posts no page answers
+    /// — and the health check never is (a load balancer's probe must not be refused).
+    @Test func missesAreCountedAndHealthChecksAreNot() async throws {
+        let rules = [
+            RateLimiter.Rule(path: "/classes/*", count: 1, window: 60_000), RateLimiter.Rule(path: "/apps/*", count: 1, window: 60_000),
+            RateLimiter.Rule(path: "/health", count: 1, window: 60_000, zone: .global),
+        ]
+        try await withServer(configure: { _, http in http.rateLimits = rules }) { (client: any TestClientProtocol) async throws in
+            #expect(try await call(client, .patch, "/parse/classes/Note").json["code"] == 107)
+            #expect(limited(try await call(client, .patch, "/parse/classes/Note")))
+            let page = "/parse/apps/\(testAppId)/no_such_page"
+            #expect(try await client.execute(uri: page, method: .post) { $0.status.code } == 404)
+            #expect(try await client.execute(uri: page, method: .post) { $0.status.code } == 429)
+            for _ in 0..<3 {
+                #expect(try await client.execute(uri: "/parse/health", method: .get) { $0.status.code } == 200)
+                #expect(try await client.execute(uri: "/parse/health", method: .head) { $0.status.code } == 200)
+            }
+        }
+    }
+
+    /// `/classes/_User` writes of custom fields take part in a transaction, as before the table.
+    @Test func userCustomFieldsInATransaction() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let ana = try await call(client, .post, "/parse/users", body: user("ana"))
+            let id = try #require(ana.json["objectId"]?.stringValue)
+            let batch =
+                #"{"transaction":true,"requests":[{"method":"PUT","path":"/parse/classes/_User/\#(id)","body":{"level":3}},"#
+                + #"{"method":"POST","path":"/parse/classes/Note","body":{"n":1}}]}"#
+            let reply = try await call(client, .post, "/parse/batch", body: batch, master: true)
+            #expect(reply.status == 200)
+            #expect(try await call(client, .get, "/parse/users/\(id)", master: true).json["level"] == 3)
+            let refused = #"{"transaction":true,"requests":[{"method":"PUT","path":"/parse/classes/_User/\#(id)","body":{"password":"x"}}]}"#
+            #expect(try await call(client, .post, "/parse/batch", body: refused, master: true).status == 400)
+        }
+    }
 }

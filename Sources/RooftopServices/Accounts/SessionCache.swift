@@ -32,7 +32,9 @@ actor SessionCache {
 
     func get(_ digest: String) -> Entry? {
         guard let entry = entries[digest] else { return nil }
-        if entry.until <= now().millisecondsSince1970 {
+        let now = now().millisecondsSince1970
+        // Past its time, or the clock stepped back (it never outlives its TTL either way).
+        if entry.until <= now || entry.until - now > ttl.milliseconds {
             entries[digest] = nil
             return nil
         }
