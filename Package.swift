@@ -6,9 +6,13 @@ let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-let log: Target.Dependency = .product(name: "Logging", package: "swift-log")
-let lifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
-func nio(_ module: String) -> Target.Dependency { .product(name: module, package: "swift-nio") }
+/// The server's dependencies are all behind the default `Server` trait: an app that depends on
+/// this package for the SDK alone turns it off (`traits: []`), and SwiftPM then leaves every one
+/// of them out of its resolution — the SDK needs Foundation only.
+let server: TargetDependencyCondition? = .when(traits: ["Server"])
+let log: Target.Dependency = .product(name: "Logging", package: "swift-log", condition: server)
+let lifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server)
+func nio(_ module: String) -> Target.Dependency { .product(name: module, package: "swift-nio", condition: server) }
 
 let package = Package(
     name: "rooftop",
@@ -26,6 +30,10 @@ let package = Package(
         .library(name: "RooftopCrypto", targets: ["RooftopCrypto"]),
         .library(name: "RooftopMail", targets: ["RooftopMail"]),
         .library(name: "RooftopTesting", targets: ["RooftopTesting"]),
+    ],
+    traits: [
+        .trait(name: "Server", description: "The server, its commands and their dependencies; an app that only uses the SDK turns it off."),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -49,14 +57,14 @@ let package = Package(
         .target(name: "Rooftop", dependencies: ["RooftopCore"], swiftSettings: upcoming),
         .target(
             name: "RooftopSQLite",
-            dependencies: ["RooftopCore", "RooftopStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["RooftopCore", "RooftopStorage", .product(name: "GRDB", package: "GRDB.swift", condition: server)],
             swiftSettings: upcoming
         ),
         // Fenced: the only target that sees postgres-nio.
         .target(
             name: "RooftopPostgres",
             dependencies: [
-                "RooftopCore", "RooftopStorage", .product(name: "PostgresNIO", package: "postgres-nio"), log, lifecycle,
+                "RooftopCore", "RooftopStorage", .product(name: "PostgresNIO", package: "postgres-nio", condition: server), log, lifecycle,
             ],
             swiftSettings: upcoming
         ),
@@ -65,7 +73,7 @@ let package = Package(
             name: "RooftopMail",
             dependencies: [
                 "RooftopCore", nio("NIOCore"), nio("NIOPosix"), nio("NIOConcurrencyHelpers"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), log,
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server), log,
             ],
             swiftSettings: upcoming
         ),
@@ -80,8 +88,8 @@ let package = Package(
         .target(
             name: "RooftopCrypto",
             dependencies: [
-                "RooftopServices", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"), nio("NIOPosix"),
+                "RooftopServices", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOPosix"),
             ],
             swiftSettings: upcoming
         ),
@@ -90,8 +98,8 @@ let package = Package(
         .target(
             name: "RooftopHTTP",
             dependencies: [
-                "RooftopCore", "RooftopServices", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"), nio("NIOCore"), log,
+                "RooftopCore", "RooftopServices", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), log,
             ],
             swiftSettings: upcoming
         ),
@@ -101,21 +109,22 @@ let package = Package(
             name: "RooftopServer",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
-                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
             ],
             swiftSettings: upcoming
         ),
         // The `rooftop` executable: only the entry point.
         .executableTarget(
-            name: "RooftopMain", dependencies: ["RooftopServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            name: "RooftopMain",
+            dependencies: ["RooftopServer", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server)],
             swiftSettings: upcoming),
         .target(
             name: "RooftopTesting",
             dependencies: [
                 "RooftopCore", "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"), nio("NIOConcurrencyHelpers"), log,
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: server), nio("NIOConcurrencyHelpers"), log,
             ],
             swiftSettings: upcoming
         ),
@@ -123,14 +132,15 @@ let package = Package(
             name: "RooftopSDKTests",
             dependencies: [
                 "Rooftop", "RooftopCore", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopTesting", "RooftopCrypto",
-                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird"), log,
+                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird", condition: server), log,
             ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "RooftopServerTests",
             dependencies: [
-                "RooftopServer", "RooftopCore", "RooftopHTTP", "RooftopServices", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RooftopServer", "RooftopCore", "RooftopHTTP", "RooftopServices",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
             ],
             swiftSettings: upcoming
         ),
@@ -141,7 +151,7 @@ let package = Package(
             name: "RooftopStorageTests",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopTesting", "RooftopSQLite", "RooftopPostgres",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: server),
             ],
             swiftSettings: upcoming
         ),
@@ -149,8 +159,9 @@ let package = Package(
             name: "RooftopHTTPTests",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopPostgres",
-                "RooftopTesting", "RooftopCrypto", "RooftopMail", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                "RooftopTesting", "RooftopCrypto", "RooftopMail", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
                 nio("NIOCore"), log,
             ],
             swiftSettings: upcoming

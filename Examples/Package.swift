@@ -7,7 +7,8 @@ import PackageDescription
 let package = Package(
     name: "RooftopExamples",
     platforms: [.macOS(.v14), .iOS(.v17)],
-    dependencies: [.package(name: "rooftop", path: "..")],
+    // The SDK alone: the server trait off, so none of the server's dependencies is resolved.
+    dependencies: [.package(name: "rooftop", path: "..", traits: [])],
     targets: [
         .target(name: "ExampleSupport", dependencies: [.product(name: "Rooftop", package: "rooftop")]),
         .executableTarget(name: "TodoTutorial", dependencies: ["ExampleSupport", .product(name: "Rooftop", package: "rooftop")]),

@@ -15,7 +15,7 @@ import sys
 SYSTEM = {
     "Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin",
     "Testing", "XCTest", "Security", "CoreFoundation", "Synchronization", "RegexBuilder", "os",
-    "AuthenticationServices", "_Concurrency", "Observation", "Android",
+    "AuthenticationServices", "_Concurrency", "Observation", "Android", "PackageDescription",
 }
 IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public |package |internal |private |fileprivate )?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 
