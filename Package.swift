@@ -101,8 +101,8 @@ let package = Package(
             name: "RooftopServer",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
-                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
+                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
+                nio("NIOCore"), .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: upcoming
