@@ -14,7 +14,8 @@ public struct HTTPConfiguration: Sendable {
     public var javascriptKey: String?
     /// The .NET key.
     public var dotNetKey: String?
-    /// Addresses the master key is accepted from.
+    /// Addresses or CIDR blocks (`10.0.0.0/8`) the master key is accepted from; the client's
+    /// address, behind a trusted proxy the one it names. `0.0.0.0/0` accepts it from anywhere.
     public var masterKeyIps: [String] = ["127.0.0.1", "::1"]
     /// Where the API is mounted, e.g. `/parse`.
     public var mountPath: String = "/parse"
@@ -29,9 +30,20 @@ public struct HTTPConfiguration: Sendable {
     public var allowOrigin: String = "*"
     /// Rate limits (Parse's `rateLimit`); none by default here, the server adds its own.
     public var rateLimits: [RateLimiter.Rule] = []
-    /// Proxies whose `X-Forwarded-For` is believed: the client is the right-most address in it
-    /// that is not one of these. From anyone else the header is ignored (it is trivially forged).
+    /// Proxies (addresses or CIDR blocks) whose `X-Forwarded-For` is believed: the client is the
+    /// right-most address in it that is not one of these. From anyone else the header is ignored
+    /// (it is trivially forged).
     public var trustedProxies: [String] = []
+    /// The API's public URL with its mount path (`publicServerURL`, else `serverURL`): the base
+    /// of a create's `Location`. Unset: the request's `Host`, which a client chooses.
+    public var publicURL: String?
+    /// Whether `GET /login` and `GET /verifyPassword` may carry the password in the query string
+    /// (Parse's REST form); URLs end up in proxy and server logs and browser history. The
+    /// `production` profile turns it off; a password in the body still works.
+    public var allowPasswordInQuery: Bool = true
+    /// How long a connection may make no progress before it is closed: no request, a request
+    /// head not yet complete, or a body that stopped arriving; nil never closes one.
+    public var idleTimeout: Duration? = .seconds(60)
     /// The hosted pages' layout, style sheet and words.
     public var pages: PageTemplates = .builtIn
 

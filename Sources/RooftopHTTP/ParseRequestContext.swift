@@ -1,7 +1,7 @@
 public import Hummingbird
 import NIOCore
 
-/// Request context: Hummingbird's core storage plus the peer address (for `masterKeyIps`).
+/// Request context: Hummingbird's core storage plus the peer address (the client's, or its trusted proxy's).
 public struct ParseRequestContext: RequestContext {
     /// Hummingbird's per-request storage.
     public var coreContext: CoreRequestContextStorage

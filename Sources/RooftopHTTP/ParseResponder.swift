@@ -83,6 +83,9 @@ public struct ParseResponder: HTTPResponder {
         }
         parseRequest.pathParameters = routed.pathParameters
         parseRequest.params = QueryString.parse(request.uri.query)
+        if route.account == .usernameOrEmail, parseRequest.params["password"] != nil, !config.allowPasswordInQuery {
+            throw ParseError(.operationForbidden, "Passwords in the URL are turned off on this server; send them in the request body.")
+        }
         if route.method == .get || route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
         parseRequest.body = body
         try await routes.check(parseRequest, against: route)
@@ -106,7 +109,8 @@ public struct ParseResponder: HTTPResponder {
     private func authenticate(
         _ request: Request, context: Context, body: inout [String: JSON], into parseRequest: inout ParseRequest, loggingIn: Bool
     ) async throws {
-        let credentials = try RequestAuthenticator(config: config).authenticate(headers: request.headers, body: &body, remoteIP: context.remoteIP)
+        let credentials = try RequestAuthenticator(config: config).authenticate(
+            headers: request.headers, body: &body, clientIP: ClientInfo.current.ip)
         parseRequest.sessionToken = credentials.sessionToken
         parseRequest.installationId = credentials.installationId
         parseRequest.principal = credentials.isMaster ? .master : .anonymous
@@ -122,8 +126,12 @@ public struct ParseResponder: HTTPResponder {
     private func response(_ answer: ParseResponse, to request: Request) -> Response {
         var answer = answer
         if let location = answer.headers.firstIndex(where: { $0.0 == "Location" }) {
-            let host = request.head.authority ?? "127.0.0.1"
-            answer.headers[location].1 = "http://\(host)\(config.mountPath)\(answer.headers[location].1)"
+            if let base = config.publicURL {
+                answer.headers[location].1 = (base.hasSuffix("/") ? String(base.dropLast()) : base) + answer.headers[location].1
+            } else {
+                let host = request.head.authority ?? "127.0.0.1"
+                answer.headers[location].1 = "http://\(host)\(config.mountPath)\(answer.headers[location].1)"
+            }
         }
         var response = ParseResponder.json(answer.encoded ?? JSONWriter.bytes(answer.body), status: HTTPResponse.Status(code: answer.status))
         for (name, value) in answer.headers {
@@ -148,6 +156,7 @@ public struct ParseResponder: HTTPResponder {
         page.pathParameters = routed.pathParameters
         try await routes.check(routed, against: route)
         if case .form(let limit) = route.body {
+            try Self.refuseDeclaredLength(request, limit: limit)
             page.form = HostedPages.form(String(buffer: try await request.body.collect(upTo: limit)))
         }
         return try await handler(pages, page)
@@ -157,14 +166,22 @@ public struct ParseResponder: HTTPResponder {
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")
 
     /// The socket's address, or — only when that is a trusted proxy — the right-most address in
-    /// `X-Forwarded-For` that is not a trusted proxy itself.
+    /// `X-Forwarded-For` that is not a trusted proxy itself. Computed once per request: the
+    /// master-key check, the rate limits and the audit log all use this one address.
     static func clientIP(socket: String?, forwardedFor: String?, trusted: [String]) -> String? {
-        guard let socket, trusted.contains(socket), let forwardedFor else { return socket }
+        guard let socket, AddressRange.any(trusted, contains: socket), let forwardedFor else { return socket }
         let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return hops.last { !trusted.contains($0) } ?? socket
+        // A hop that is not an address (`unknown`, a name) gives no client address at all:
+        // falling back to the proxy's own would hand the proxy's privileges (a loopback
+        // master key) to whoever is behind it.
+        for hop in hops.reversed() where !AddressRange.any(trusted, contains: hop) {
+            return AddressRange.bytes(hop) == nil ? nil : hop
+        }
+        return socket
     }
 
     private func readBody(_ request: Request) async throws -> [String: JSON] {
+        try Self.refuseDeclaredLength(request, limit: config.maxBodySize)
         // Over the limit: the error renderer answers 413.
         let buffer = try await request.body.collect(upTo: config.maxBodySize)
         let bytes = buffer.readableBytesView
@@ -174,6 +191,15 @@ public struct ParseResponder: HTTPResponder {
         }
         try RequestGuard.checkKeywords(.object(object))
         return object
+    }
+
+    /// 413 before a byte of the body is read when `Content-Length` declares more than `limit`
+    /// (a client could otherwise hold the connection while "sending" gigabytes); the idle
+    /// timeout then closes a connection whose client keeps silent.
+    static func refuseDeclaredLength(_ request: Request, limit: Int) throws {
+        guard let declared = request.headers[.contentLength] else { return }
+        // Not a number (or more digits than an Int holds) is as good as too large.
+        guard let length = Int(declared), length <= limit else { throw HTTPError(.contentTooLarge) }
     }
 
     /// CORS on every answer, and `no-store`: API answers are private to their caller, and some

@@ -20,7 +20,10 @@ struct RequestAuthenticator {
     }
 
     /// Validates keys; strips alias fields from `body` when they were used.
-    func authenticate(headers: HTTPFields, body: inout [String: JSON], remoteIP: String?) throws -> Credentials {
+    ///
+    /// `clientIP` is the address the rate limits and the audit log use too: behind a trusted
+    /// proxy the client it names, never the proxy (every request would come from it).
+    func authenticate(headers: HTTPFields, body: inout [String: JSON], clientIP: String?) throws -> Credentials {
         var appId = headers.value("X-Parse-Application-Id")
         var masterKey = headers.value("X-Parse-Master-Key")
         var javascriptKey = headers.value("X-Parse-Javascript-Key")
@@ -49,7 +52,7 @@ struct RequestAuthenticator {
         guard let appId, RequestAuthenticator.constantTimeEquals(appId, config.appId) else { throw UnauthorizedError.unauthorized }
         var credentials = Credentials(sessionToken: sessionToken, installationId: installationId)
         if let masterKey, RequestAuthenticator.constantTimeEquals(masterKey, config.masterKey) {
-            guard let remoteIP, config.masterKeyIps.contains(remoteIP) || config.masterKeyIps.contains("0.0.0.0/0") else {
+            guard let clientIP, config.masterKeyIps.contains("0.0.0.0/0") || AddressRange.any(config.masterKeyIps, contains: clientIP) else {
                 throw UnauthorizedError.unauthorized
             }
             credentials.isMaster = true

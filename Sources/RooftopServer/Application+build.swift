@@ -1,4 +1,6 @@
 public import Hummingbird
+import HummingbirdCore
+import NIOCore
 import RooftopHTTP
 import RooftopServices
 import RooftopStorage
@@ -15,7 +17,7 @@ public func buildApplication(
     let accounts = Accounts(
         objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: dependencies.accounts, mail: dependencies.mail)
     let responder = ParseResponder(
-        config: dependencies.http, objects: objects, schemas: Schemas(store: store),
+        config: dependencies.http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
         aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts,
         limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }), logger: dependencies.logger)
     // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
@@ -23,8 +25,13 @@ public func buildApplication(
         await accounts.apply(event)
         if event == .roles || event == .everything { await roles.invalidate() }
     }
+    // Slow clients (a head sent byte by byte, a declared body never sent, a silent connection)
+    // are closed by Hummingbird's idle timer rather than held for ever.
+    let idle = dependencies.http.idleTimeout.map { d in
+        TimeAmount.milliseconds(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
+    }
     var app = Application(
-        responder: responder,
+        responder: responder, server: .http1(configuration: .init(idleTimeout: idle)),
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: dependencies.logger)

@@ -1,4 +1,5 @@
 import RooftopCore
+import RooftopHTTP
 
 /// Definitions of the plain keys: a value stored in one field, checked on its own.
 extension ConfigKey {
@@ -48,5 +49,21 @@ extension ConfigKey {
         ConfigKey(
             name, .list, description, apply: { configuration, value in configuration[keyPath: field] = try value.list() },
             show: { .array($0[keyPath: field].map(JSON.string)) })
+    }
+
+    /// A list of addresses or CIDR blocks; an entry that is neither stops the start, rather
+    /// than silently matching nothing.
+    static func addressList(
+        _ name: String, _ field: any WritableKeyPath<ServerConfiguration, [String]> & Sendable, _ description: String
+    ) -> ConfigKey {
+        ConfigKey(
+            name, .list, description,
+            apply: { configuration, value in
+                let entries = try value.list()
+                for entry in entries where AddressRange(entry) == nil {
+                    throw value.error("\(entry) is not an IP address or CIDR block")
+                }
+                configuration[keyPath: field] = entries
+            }, show: { .array($0[keyPath: field].map(JSON.string)) })
     }
 }

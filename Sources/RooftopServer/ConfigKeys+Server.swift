@@ -40,23 +40,42 @@ extension ServerConfiguration {
         .optionalString("restAPIKey", \.httpSettings.restAPIKey, "REST API key (a client key)", secret: true),
         .optionalString("javascriptKey", \.httpSettings.javascriptKey, "JavaScript key (a client key)", secret: true),
         .optionalString("dotNetKey", \.httpSettings.dotNetKey, ".NET key (a client key)", secret: true),
-        .list(
+        .addressList(
             "masterKeyIps", \.httpSettings.masterKeyIps,
-            "addresses the master key is accepted from; a correct master key from elsewhere is 403"),
+            "addresses or CIDR blocks (`10.0.0.0/8`, `fd00::/8`) the master key is accepted from; a correct master key from elsewhere "
+                + "is 403. Behind a proxy listed in `trustProxy` the address checked is the client it names, as for rate limits and "
+                + "the audit log; `0.0.0.0/0` accepts it from anywhere"),
         .string(
             "mountPath", \.httpSettings.mountPath, "where the API is mounted",
             valid: { $0.hasPrefix("/") && (!$0.hasSuffix("/") || $0 == "/") }, problem: "must start with / and not end with /"),
-        .optionalString("serverURL", \.serverURL, "public URL of the API; its path is accepted in `/batch` paths", aliases: ["url"]),
-        .optionalString("publicServerURL", \.publicServerURL, "the URL clients and emailed links use; its path is accepted in `/batch` paths"),
+        .optionalString(
+            "serverURL", \.serverURL,
+            "public URL of the API; its path is accepted in `/batch` paths; the base of a create's `Location` "
+                + "when `publicServerURL` is unset (with neither, the request's `Host`)", aliases: ["url"]),
+        .optionalString(
+            "publicServerURL", \.publicServerURL,
+            "the URL clients and emailed links use; its path is accepted in `/batch` paths; the base of a create's `Location`"),
         .string(
             "profile", \.profile, "`development` allows client class creation; `production` flips to Parse 7's strict defaults",
             valid: { ["development", "production"].contains($0) }, problem: "must be development or production"),
-        .int("maxBodySize", \.httpSettings.maxBodySize, "largest JSON body in bytes; larger is 413"),
+        .int(
+            "maxBodySize", \.httpSettings.maxBodySize,
+            "largest JSON body in bytes; larger is 413, before any of it is read when `Content-Length` declares it"),
+        ConfigKey(
+            "idleTimeout", .integer,
+            "seconds a connection may make no progress before it is closed: no request, a request head still incomplete, or a body "
+                + "that stopped arriving (slow-client protection); `0` never closes one. Rooftop's own option",
+            defaultNote: "`60`",
+            apply: { configuration, value in
+                let seconds = try value.int()
+                try value.require(seconds >= 0, "must be 0 (never) or seconds")
+                configuration.httpSettings.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
+            }, show: { .number(Double($0.httpSettings.idleTimeout?.components.seconds ?? 0)) }),
         .string("allowOrigin", \.httpSettings.allowOrigin, "`Access-Control-Allow-Origin`"),
-        .list(
+        .addressList(
             "trustProxy", \.httpSettings.trustedProxies,
-            "addresses of your reverse proxies: only from them is `X-Forwarded-For` believed (the client is the right-most address in it "
-                + "that is not a proxy)"),
+            "addresses or CIDR blocks of your reverse proxies: only from them is `X-Forwarded-For` believed (the client is the "
+                + "right-most address in it that is not a proxy; a hop that is not an address leaves the client unknown)"),
         ConfigKey(
             "rateLimit", .array,
             "Parse Server's rules: `[{\"requestPath\":\"/classes/*\",\"requestTimeWindow\":60000,\"requestCount\":100,"
@@ -94,12 +113,24 @@ extension ServerConfiguration {
             defaultNote: "`true` in development, `false` in production",
             apply: { configuration, value in configuration.allowClientClassCreation = try value.bool() },
             show: { .bool($0.services.allowClientClassCreation) }),
+        ConfigKey(
+            "allowPasswordInQuery", .boolean,
+            "whether `GET /login` and `GET /verifyPassword` (Parse's REST form) may carry the password in the URL, where proxy and "
+                + "server logs and browser history keep it; when off such a request is 119 and the password must come in the body "
+                + "(the SDKs' form). Rooftop's own option",
+            defaultNote: "`true` in development, `false` in production",
+            apply: { configuration, value in configuration.allowPasswordInQuery = try value.bool() },
+            show: { .bool($0.allowPasswordInQuery ?? ($0.profile == "development")) }),
         .bool("allowCustomObjectId", \.serviceSettings.allowCustomObjectId, "whether clients may choose objectIds"),
         .int(
             "objectIdSize", \.serviceSettings.objectIdSize, "length of generated objectIds (6–64)", valid: { (6...64).contains($0) },
             problem: "must be between 6 and 64"),
         .int("defaultLimit", \.serviceSettings.defaultLimit, "`limit` when a query gives none"),
         .int("maxLimit", \.serviceSettings.maxLimit, "cap on `limit`"),
+        .int(
+            "maxFieldsPerClass", \.serviceSettings.maxFieldsPerClass,
+            "most fields a class may have (its default fields included); a write or `/schemas` request that would add more is 255. "
+                + "Rooftop's own option", valid: { $0 > 0 }, problem: "must be positive"),
         ConfigKey(
             "defaultACL", .object,
             "ACL of objects created without one: `\"public\"` (Parse), `\"owner\"` (a signed-in creator gets "

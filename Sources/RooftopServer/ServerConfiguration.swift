@@ -21,6 +21,8 @@ package struct ServerConfiguration: Sendable {
     package var profile = "development"
     /// Unset: derived from `profile`.
     package var allowClientClassCreation: Bool?
+    /// Unset: derived from `profile` (on in `development` only).
+    package var allowPasswordInQuery: Bool?
     package var publicServerURL: String?
     package var defaultRateLimits = true
     package var logLevel = "info"
@@ -87,6 +89,8 @@ package struct ServerConfiguration: Sendable {
         h.appId = appId
         h.masterKey = masterKey
         h.rateLimits = rateLimitRules
+        h.publicURL = publicServerURL ?? serverURL
+        h.allowPasswordInQuery = allowPasswordInQuery ?? (profile == "development")
         h.extraBatchPathPrefixes = [serverURL, publicServerURL].compactMap { url in
             guard let path = url.flatMap({ URLComponents(string: $0)?.path }), path.hasPrefix("/"), path != httpSettings.mountPath else {
                 return nil

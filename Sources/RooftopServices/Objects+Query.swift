@@ -28,8 +28,10 @@ extension Objects {
 
     func prepareFind(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> PreparedFind {
         try checkReadClassAccess(className, principal: principal)
+        // Refused rather than ignored: a caller who names an index expects it to be used.
+        if params["hint"] != nil { throw ParseError(.invalidQuery, "hint is not supported: the database chooses the index.") }
         for key in params.keys where !Objects.findParameters.contains(key) {
-            throw ParseError(.invalidQuery, "Invalid parameter for query: \(key)")
+            throw ParseError(.invalidQuery, "Invalid parameter for query: \(ClassName.printable(key))")
         }
         let options = try FindOptions(params: params, defaultLimit: config.defaultLimit, maxLimit: config.maxLimit, limits: config.queryLimits)
         let query = try params["where"].map { value throws(ParseError) in try QueryNode.parse(where: value, limits: config.queryLimits) } ?? .always
@@ -75,7 +77,7 @@ extension Objects {
 
     static let findParameters: Set<String> = [
         "where", "order", "limit", "skip", "keys", "excludeKeys", "include", "includeAll", "count", "readPreference",
-        "includeReadPreference", "subqueryReadPreference", "hint", "comment",
+        "includeReadPreference", "subqueryReadPreference", "comment",
     ]
     static let getParameters: Set<String> = ["keys", "include", "excludeKeys", "readPreference", "includeReadPreference", "subqueryReadPreference"]
 

@@ -57,11 +57,14 @@ public struct Objects: Sendable {
     public func planCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
         try Objects.refuseAuditWrites(className)
         try checkClassAccess(className, principal: principal)
+        let schema = try await store.schema(className)
+        // Permission first, so a caller who may not create learns nothing of required fields.
+        if let schema { _ = try AccessPolicy.check(.create, on: className, clp: schema.clp, principal: principal) }
+        // Defaults join the body before it is parsed, so they are checked like any value.
+        let body = try schema.map { s throws(ParseError) in try s.applyingFieldOptions(toCreate: body) } ?? body
         var write = try ObjectWrite(body: body, isCreate: true)
         if className == .role { try RoleRules.validate(write, isCreate: true) }
         if className == .user { try Objects.refuseAccountFields(write) }
-        let schema = try await store.schema(className)
-        if let schema { _ = try AccessPolicy.check(.create, on: className, clp: schema.clp, principal: principal) }
         let objectId: String
         if let custom = write.objectId {
             guard config.allowCustomObjectId else { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
@@ -76,7 +79,7 @@ public struct Objects: Sendable {
         }
         let grant = SchemaGrant(
             createClass: principal.isMaster || config.allowClientClassCreation,
-            addFields: try schema.map { s throws(ParseError) in try addFieldAllowed(s, principal) } ?? true)
+            addFields: try schema.map { s throws(ParseError) in try addFieldAllowed(s, principal) } ?? true, maxFields: config.maxFieldsPerClass)
         return .insert(className: className, objectId: objectId, at: clock(), write: write, grant: grant)
     }
 
@@ -128,8 +131,9 @@ public struct Objects: Sendable {
         write.objectId = nil
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
         let decision = try AccessPolicy.check(.update, on: className, clp: schema.clp, principal: principal)
+        try schema.checkFieldOptions(update: body)
         let access = writeAccess(decision, principal)
-        let grant = SchemaGrant(createClass: false, addFields: try addFieldAllowed(schema, principal))
+        let grant = SchemaGrant(createClass: false, addFields: try addFieldAllowed(schema, principal), maxFields: config.maxFieldsPerClass)
         return .update(className: className, objectId: objectId, at: clock(), write: write, access: access, grant: grant)
     }
 

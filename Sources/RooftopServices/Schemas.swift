@@ -4,9 +4,13 @@ public import RooftopStorage
 /// `/schemas` use cases (master key only): list, read, create, update and delete classes.
 public struct Schemas: Sendable {
     let store: any DataStore
+    let maxFieldsPerClass: Int
 
-    /// Creates the use cases over a store.
-    public init(store: any DataStore) { self.store = store }
+    /// Creates the use cases over a store; `maxFieldsPerClass` caps what `/schemas` may add.
+    public init(store: any DataStore, maxFieldsPerClass: Int = ServicesConfiguration().maxFieldsPerClass) {
+        self.store = store
+        self.maxFieldsPerClass = maxFieldsPerClass
+    }
 
     /// Every class's schema.
     public func all() async throws -> [ClassSchema] { try await store.allSchemas() }
@@ -26,7 +30,9 @@ public struct Schemas: Sendable {
         }
         return try await store.alterSchema(className) { current in
             if current != nil { throw ParseError(.invalidClassName, "Class \(className) already exists.") }
-            return try patch.apply(to: nil, className: className)
+            let schema = try patch.apply(to: nil, className: className)
+            try schema.checkFieldCount(max: maxFieldsPerClass)
+            return schema
         }
     }
 
@@ -37,7 +43,10 @@ public struct Schemas: Sendable {
         let patch = try SchemaPatch(body: body, className: className)
         return try await store.alterSchema(className) { current in
             guard let current else { throw Self.missing(className) }
-            return try patch.apply(to: current, className: className)
+            let schema = try patch.apply(to: current, className: className)
+            // Only growth is refused: a class over a lowered cap can still lose fields.
+            if !patch.addFields.isEmpty { try schema.checkFieldCount(max: maxFieldsPerClass) }
+            return schema
         }
     }
 

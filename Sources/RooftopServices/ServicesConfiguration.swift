@@ -14,6 +14,9 @@ public struct ServicesConfiguration: Sendable {
     public var maxLimit: Int = 1000
     /// The most objects an aggregate pipeline reads after its leading `$match`.
     public var aggregateInputLimit: Int = 100_000
+    /// The most fields a class may have, its default fields included; a write or `/schemas`
+    /// request that would go over is 255.
+    public var maxFieldsPerClass: Int = 1000
     /// Query complexity limits.
     public var queryLimits = QueryLimits()
     /// Server-wide protected fields merged into each class's CLP (`{"_User":{"*":["email"]}}`).

@@ -26,11 +26,14 @@ public struct SchemaGrant: Sendable, Equatable {
     public var createClass: Bool
     /// Whether new fields may be added by this write.
     public var addFields: Bool
+    /// The most fields the class may have once this write has added its own (`maxFieldsPerClass`).
+    public var maxFields: Int
 
     /// Creates a grant.
-    public init(createClass: Bool, addFields: Bool) {
+    public init(createClass: Bool, addFields: Bool, maxFields: Int = .max) {
         self.createClass = createClass
         self.addFields = addFields
+        self.maxFields = maxFields
     }
 }
 

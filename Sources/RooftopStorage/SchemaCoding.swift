@@ -5,7 +5,7 @@ public enum SchemaCoding {
     /// The stored text of `schema` (default fields are implied, not stored).
     public static func encode(_ schema: ClassSchema) -> String {
         var fields: [String: JSON] = [:]
-        for (name, type) in schema.fields where !schema.isDefaultField(name) { fields[name] = type.json }
+        for (name, type) in schema.fields where !schema.isDefaultField(name) { fields[name] = schema.fieldJSON(name, type) }
         var indexes: [String: JSON] = [:]
         for (name, keys) in schema.indexes { indexes[name] = .object(keys.mapValues { .number(Double($0)) }) }
         return DocumentCoding.canonicalString([
@@ -17,12 +17,19 @@ public enum SchemaCoding {
     public static func decode(className: String, json text: String) throws -> ClassSchema {
         let json = try JSONParser.parse(text, maxDepth: 16)
         var fields: [String: FieldType] = [:]
-        for (name, type) in json["fields"]?.objectValue ?? [:] { fields[name] = try FieldType(json: type) }
+        var options: [String: FieldOptions] = [:]
+        for (name, type) in json["fields"]?.objectValue ?? [:] {
+            fields[name] = try FieldType(json: type)
+            let stored = FieldOptions(stored: type)
+            if !stored.isEmpty { options[name] = stored }
+        }
         let clp = try json["classLevelPermissions"].map { value throws(ParseError) in try ClassLevelPermissions(json: value) } ?? .open
         var indexes: [String: [String: Int]] = [:]
         for (name, keys) in json["indexes"]?.objectValue ?? [:] {
             indexes[name] = (keys.objectValue ?? [:]).compactMapValues(\.intValue)
         }
-        return ClassSchema(className: try ClassName(className), fields: fields, clp: clp, indexes: indexes)
+        var schema = ClassSchema(className: try ClassName(className), fields: fields, clp: clp, indexes: indexes)
+        schema.fieldOptions = options
+        return schema
     }
 }

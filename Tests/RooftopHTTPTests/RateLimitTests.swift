@@ -50,6 +50,8 @@ import Testing
         try await withServer(configure: { _, http in
             http.rateLimits = [rule]
             http.trustedProxies = ["127.0.0.1", "::1"]
+            // The master key is judged on the forwarded client too, not on the proxy's loopback.
+            http.masterKeyIps = ["10.0.0.1"]
         }) { (client: any TestClientProtocol) async throws in
             for i in 0..<4 {
                 // Each a different client behind the proxy; the left-most (client-supplied) hop is ignored.

@@ -94,7 +94,7 @@ import Testing
             #expect(try await call(client, .post, "/parse/schemas/Ok", body: badIndex, master: true).json["code"] == 102)
             let badType = #"{"fields":{"a":{"type":"Nope"}}}"#
             #expect(try await call(client, .post, "/parse/schemas/Ok", body: badType, master: true).json["code"] == 111)
-            let unsupported = #"{"fields":{"a":{"type":"String","required":true}}}"#
+            let unsupported = #"{"fields":{"a":{"type":"String","unique":true}}}"#
             #expect(try await call(client, .post, "/parse/schemas/Ok", body: unsupported, master: true).json["code"] == 107)
             #expect(try await call(client, .get, "/parse/schemas/Ok", master: true).json["code"] == 103)
         }

@@ -76,7 +76,7 @@ struct RegexParser {
         case "+": node = .repeat(atom, min: 1, max: nil); index += 1
         case "?": node = .repeat(atom, min: 0, max: 1); index += 1
         case "{":
-            guard let (lo, hi) = parseBraces() else { return atom }
+            guard let (lo, hi) = try parseBraces() else { return atom }
             node = .repeat(atom, min: lo, max: hi)
         default: return atom
         }
@@ -84,12 +84,16 @@ struct RegexParser {
         return node
     }
 
-    /// `{n}`, `{n,}` or `{n,m}`; anything else is a literal `{`.
-    private mutating func parseBraces() -> (Int, Int?)? {
+    /// `{n}`, `{n,}` or `{n,m}`; anything else is a literal `{`. A well-formed quantifier
+    /// with `m < n` or a count over 9999 is refused rather than read as text or cut short,
+    /// as PCRE and the databases' engines refuse it.
+    private mutating func parseBraces() throws(ParseError) -> (Int, Int?)? {
         var i = index + 1
+        var tooLarge = false
         func number() -> Int? {
             var digits = ""
             while i < pattern.count, pattern[i].isASCII, pattern[i].isNumber { digits.append(pattern[i]); i += 1 }
+            if digits.count > 4 { tooLarge = true }
             return digits.isEmpty ? nil : Int(digits.prefix(4))
         }
         guard let lo = number() else { return nil }
@@ -98,7 +102,9 @@ struct RegexParser {
             i += 1
             hi = number()
         }
-        guard i < pattern.count, pattern[i] == "}", hi.map({ $0 >= lo }) ?? true else { return nil }
+        guard i < pattern.count, pattern[i] == "}" else { return nil }
+        if tooLarge { throw unsupported("repetition count over 9999") }
+        if let hi, hi < lo { throw unsupported("numbers out of order in {} quantifier") }
         index = i + 1
         return (lo, hi)
     }

@@ -8,6 +8,8 @@ public struct ClassSchema: Sendable, Equatable {
     public var clp: ClassLevelPermissions
     /// Indexes requested through `/schemas`: name → field → 1 / -1.
     public var indexes: [String: [String: Int]]
+    /// `required` and `defaultValue` of the fields that have them.
+    public var fieldOptions: [String: FieldOptions] = [:]
 
     /// Creates a schema; default fields of the class are always present.
     public init(
@@ -62,14 +64,29 @@ public struct ClassSchema: Sendable, Equatable {
 
     /// The `/schemas` JSON form.
     public var json: JSON {
-        var fieldJSON: [String: JSON] = [:]
-        for (name, type) in fields where name != "password" && !name.hasPrefix("_") { fieldJSON[name] = type.json }
+        var members: [String: JSON] = [:]
+        for (name, type) in fields where name != "password" && !name.hasPrefix("_") { members[name] = fieldJSON(name, type) }
         var indexJSON: [String: JSON] = ["_id_": ["_id": 1]]
         for (name, keys) in indexes { indexJSON[name] = .object(keys.mapValues { .number(Double($0)) }) }
         return [
-            "className": .string(className.rawValue), "fields": .object(fieldJSON), "classLevelPermissions": clp.json,
+            "className": .string(className.rawValue), "fields": .object(members), "classLevelPermissions": clp.json,
             "indexes": .object(indexJSON),
         ]
+    }
+
+    /// A field's `/schemas` JSON: its type and, when set, its options.
+    public func fieldJSON(_ name: String, _ type: FieldType) -> JSON {
+        guard let options = fieldOptions[name], !options.isEmpty, case .object(var members) = type.json else { return type.json }
+        members.merge(options.members) { typeMember, _ in typeMember }
+        return .object(members)
+    }
+
+    /// 255 when the class has more than `max` fields (its default fields included): one request
+    /// could otherwise add thousands of columns, which every later read of the class pays for.
+    public func checkFieldCount(max: Int) throws(ParseError) {
+        guard fields.count > max else { return }
+        throw ParseError(
+            .invalidSchemaOperation, "Class \(className) would have \(fields.count) fields; at most \(max) are allowed (maxFieldsPerClass).")
     }
 
     /// Adds `proposed` field types, failing with 111 on a mismatch with a recorded type.

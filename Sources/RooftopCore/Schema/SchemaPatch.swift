@@ -5,6 +5,8 @@
 public struct SchemaPatch: Sendable, Equatable {
     /// Fields to add.
     public var addFields: [String: FieldType] = [:]
+    /// `required` and `defaultValue` of fields being added.
+    public var addFieldOptions: [String: FieldOptions] = [:]
     /// Fields to delete (`{"__op":"Delete"}`).
     public var deleteFields: Set<String> = []
     /// New class-level permissions, if given.
@@ -33,11 +35,14 @@ public struct SchemaPatch: Sendable, Equatable {
                     deleteFields.insert(name)
                     continue
                 }
-                for key in (spec.objectValue ?? [:]).keys where !["type", "targetClass"].contains(key) {
-                    // Accepting `required`/`defaultValue` without enforcing them would mislead.
+                let members = spec.objectValue ?? [:]
+                for key in members.keys where !["type", "targetClass", "required", "defaultValue"].contains(key) {
                     throw ParseError(.invalidJSON, "Field option \(ClassName.printable(key)) is not supported.")
                 }
-                addFields[name] = try FieldType(json: spec)
+                let type = try FieldType(json: spec)
+                addFields[name] = type
+                let options = try FieldOptions(spec: members, type: type, field: name, className: className)
+                if !options.isEmpty { addFieldOptions[name] = options }
             }
         }
         if let clpJSON = body["classLevelPermissions"], clpJSON != .null { clp = try ClassLevelPermissions(json: clpJSON) }
@@ -74,6 +79,7 @@ public struct SchemaPatch: Sendable, Equatable {
             }
             guard !schema.isDefaultField(name) else { throw ParseError(.operationForbidden, "field \(name) cannot be changed") }
             schema.fields[name] = nil
+            schema.fieldOptions[name] = nil
             schema.indexes = schema.indexes.filter { $0.value[name] == nil }
         }
         for (name, type) in addFields.sorted(by: { $0.key < $1.key }) {
@@ -83,6 +89,7 @@ public struct SchemaPatch: Sendable, Equatable {
             }
             if type == .acl { throw ParseError(.incorrectType, "invalid field type: ACL") }
             _ = try schema.merge([name: type])
+            schema.fieldOptions[name] = addFieldOptions[name]
         }
         for name in deleteIndexes.sorted() {
             guard schema.indexes[name] != nil else { throw ParseError(.invalidQuery, "Index \(name) does not exist, cannot delete.") }

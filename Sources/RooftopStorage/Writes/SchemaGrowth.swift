@@ -14,8 +14,8 @@ package struct SchemaGrowth: Sendable, Equatable {
     /// Plans `write` against `stored` (nil when the class does not exist).
     ///
     /// Refuses, in this order: a malformed value (its own code), a nested relation (105), a
-    /// type other than the recorded one or a nested key on a non-Object field (111), and a
-    /// change `grant` does not allow (119).
+    /// type other than the recorded one or a nested key on a non-Object field (111), a
+    /// change `grant` does not allow (119), and more fields than `grant.maxFields` (255).
     package init(_ className: ClassName, stored: ClassSchema?, write: ObjectWrite, grant: SchemaGrant) throws(ParseError) {
         let proposed = try Self.proposedTypes(write)
         guard let stored else {
@@ -26,6 +26,7 @@ package struct SchemaGrowth: Sendable, Equatable {
             }
             var schema = ClassSchema(className: className)
             _ = try schema.merge(proposed)
+            try schema.checkFieldCount(max: grant.maxFields)
             self.init(schema: schema, needsSave: true)
             return
         }
@@ -33,6 +34,8 @@ package struct SchemaGrowth: Sendable, Equatable {
         if !added.isEmpty && !grant.addFields {
             throw ParseError(.operationForbidden, "Permission denied for action addField on class \(className).")
         }
+        // Only a write that adds fields is refused: a class already over a lowered cap stays writable.
+        if !added.isEmpty { try schema.checkFieldCount(max: grant.maxFields) }
         self.init(schema: schema, needsSave: !added.isEmpty)
     }
 
