@@ -26,7 +26,9 @@ public struct BcryptPasswordHasher: PasswordHasher {
     }
 
     /// Hashes on the thread pool; `$2b$` hashes.
+    /// A password holding NUL is refused: the C code would hash only what comes before it.
     public func hash(_ password: String) async throws -> String {
+        if password.utf8.contains(0) { throw PasswordPolicy.Problem.invalidCharacter.error }
         let cost = self.cost
         let input = Self.bcryptInput(password)
         return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(input, cost: cost) }
@@ -39,7 +41,9 @@ public struct BcryptPasswordHasher: PasswordHasher {
     }
 
     /// Verifies `$2a$`, `$2b$` and `$2y$` hashes (those Parse Server stored) on the thread pool.
+    /// A password holding NUL never matches (the C code would compare only what comes before it).
     public func verify(_ password: String, hash: String) async -> Bool {
+        if password.utf8.contains(0) { return false }
         // The C code knows $2a$/$2b$; $2y$ is the same algorithm under PHP's name.
         let normalized = hash.hasPrefix("$2y$") ? "$2b$" + hash.dropFirst(4) : hash
         let input = Self.bcryptInput(password)

@@ -14,8 +14,12 @@ public func buildApplication(
     let store = dependencies.store
     let clock = dependencies.clock
     let objects = Objects(store: store, config: dependencies.services, clock: { clock.now() })
+    var accountsConfig = dependencies.accounts
+    // The application id is a context-specific word no password may be (the app's name comes
+    // with the mail settings).
+    accountsConfig.contextWords.append(dependencies.http.appId)
     let accounts = Accounts(
-        objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: dependencies.accounts, mail: dependencies.mail)
+        objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig, mail: dependencies.mail)
     let responder = ParseResponder(
         config: dependencies.http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
         aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts,

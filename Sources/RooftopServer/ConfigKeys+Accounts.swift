@@ -34,6 +34,11 @@ extension ServerConfiguration {
             "`{\"threshold\":5,\"duration\":15,\"unlockOnPasswordReset\":true}`: `threshold` failed logins (1–999) lock the account for "
                 + "`duration` minutes (1–99999); see [security.md](security.md)",
             defaultNote: "off", apply: { configuration, value in try configuration.applyLockout(value) }, show: { $0.lockoutJSON }),
+        .int(
+            "maxSessionsPerUser", \.accounts.maxSessionsPerUser,
+            "live sessions one user may hold; a login past it ends the user's oldest session (dropped from every node's cache); "
+                + "`0` is no cap ([security.md](security.md))",
+            valid: { $0 >= 0 }, problem: "must be 0 (no cap) or a number of sessions"),
         .bool(
             "revokeSessionOnPasswordReset", \.accounts.revokeSessionOnPasswordReset,
             "a reset through the emailed link ends every session of the user"),

@@ -55,7 +55,7 @@ extension Accounts {
     }
 
     static func withToken(_ user: [String: JSON], _ token: String?) -> [String: JSON] {
-        var body = user
+        var body = AuthProviders.redacted(user)
         body["sessionToken"] = token.map(JSON.string)
         return body
     }

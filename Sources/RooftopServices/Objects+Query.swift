@@ -34,7 +34,8 @@ extension Objects {
             throw ParseError(.invalidQuery, "Invalid parameter for query: \(ClassName.printable(key))")
         }
         let options = try FindOptions(params: params, defaultLimit: config.defaultLimit, maxLimit: config.maxLimit, limits: config.queryLimits)
-        let query = try params["where"].map { value throws(ParseError) in try QueryNode.parse(where: value, limits: config.queryLimits) } ?? .always
+        var query = try params["where"].map { value throws(ParseError) in try QueryNode.parse(where: value, limits: config.queryLimits) } ?? .always
+        query = try Objects.ownSessionsOnly(className, query, principal: principal)
         guard let schema = try await store.schema(className) else {
             // A class nobody has written to yet: empty, as in Parse.
             return PreparedFind(query: nil, count: options.count ? 0 : nil)
@@ -70,9 +71,17 @@ extension Objects {
         }
         let options = try FindOptions(params: params, defaultLimit: 1, maxLimit: 1, limits: config.queryLimits)
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
-        let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(objectId)))
+        let query = try Objects.ownSessionsOnly(className, .field(FieldPath(field: .objectId), .equals(.string(objectId))), principal: principal)
         let scope = try await readScope(className, schema: schema, query: query, operation: .get, principal: principal)
         return (FindRequest(className: className, query: query, options: options, scope: scope), schema)
+    }
+
+    /// A `_Session` query of a user, pinned to that user's sessions: their ACLs already say so,
+    /// but a session created with the master key may carry any ACL. Tokens are stored as
+    /// digests only, so the listing has no `sessionToken` (docs/security.md).
+    static func ownSessionsOnly(_ className: ClassName, _ query: QueryNode, principal: Principal) throws(ParseError) -> QueryNode {
+        guard className == .session, !principal.isMaster, let userId = principal.userId else { return query }
+        return .and([query, try Accounts.sessions(of: userId)])
     }
 
     static let findParameters: Set<String> = [

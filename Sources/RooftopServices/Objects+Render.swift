@@ -5,7 +5,7 @@ extension Objects {
     /// Wire form of stored objects: relation placeholders, `include`, then `keys`/`excludeKeys`.
     func render(_ objects: [StoredObject], schema: ClassSchema, options: FindOptions, principal: Principal) async throws -> [JSON] {
         var documents = objects.map { object -> [String: JSON] in
-            var json = object.json
+            var json = schema.className == .user ? AuthProviders.redacted(object.json) : object.json
             for (name, type) in schema.fields {
                 if case .relation(let target) = type { json[name] = ["__type": "Relation", "className": .string(target.rawValue)] }
             }
@@ -76,7 +76,7 @@ extension Objects {
         let query = QueryNode.field(FieldPath(field: .objectId), .isIn(ids.sorted().map(JSON.string)))
         let objects = try await store.find(
             FindRequest(className: className, query: query, options: options, scope: AccessScope(classes: [className: access])))
-        var documents = objects.map(\.json)
+        var documents = objects.map { className == .user ? AuthProviders.redacted($0.json) : $0.json }
         if !subtree.children.isEmpty { documents = try await expand(documents, tree: subtree, principal: principal, depth: depth + 1) }
         return documents.map { document in
             var object = document

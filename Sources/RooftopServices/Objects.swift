@@ -35,6 +35,8 @@ public struct Objects: Sendable {
     /// `_Role` stay readable there, under their ACLs and protected fields).
     func checkReadClassAccess(_ className: ClassName, principal: Principal) throws(ParseError) {
         if principal.isMaster || className == .user || className == .role { return }
+        // A signed-in user reads their own sessions, as in Parse (`ownSessionsOnly` pins it).
+        if className == .session && principal.userId != nil { return }
         try checkClassAccess(className, principal: principal)
     }
 

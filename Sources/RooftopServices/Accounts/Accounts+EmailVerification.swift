@@ -47,16 +47,27 @@ extension Accounts {
         guard case .string(let email) = value, AccountKey.isPlausibleEmail(email) else {
             throw ParseError(.invalidEmailAddress, "you must provide a valid email string")
         }
-        let query = QueryNode.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(email))))
-        guard let user = try await find(.user, query, limit: 1).first else {
-            if config.emailVerifySuccessOnInvalidEmail { return }
+        try AccountInput.refuseNUL(email, .email)
+        if config.emailVerifySuccessOnInvalidEmail {
+            // As `requestPasswordReset`: the answer comes before any per-account work.
+            background.start("verification email") {
+                if let user = try await verificationCandidate(email), user.fields["emailVerified"] != .bool(true) {
+                    try await issueVerification(for: user, acceptLanguage: acceptLanguage)
+                }
+            }
+            return
+        }
+        guard let user = try await verificationCandidate(email) else {
             throw ParseError(.emailNotFound, "No user found with email \(email).")
         }
-        guard user.fields["emailVerified"] != .bool(true) else {
-            if config.emailVerifySuccessOnInvalidEmail { return }
-            throw ParseError(.otherCause, "Email \(email) is already verified.")
-        }
-        try await issueVerification(for: user, acceptLanguage: acceptLanguage)
+        guard user.fields["emailVerified"] != .bool(true) else { throw ParseError(.otherCause, "Email \(email) is already verified.") }
+        background.start("verification email") { try await issueVerification(for: user, acceptLanguage: acceptLanguage) }
+    }
+
+    /// The user with this email address.
+    func verificationCandidate(_ email: String) async throws -> StoredObject? {
+        let query = QueryNode.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(email))))
+        return try await find(.user, query, limit: 1).first
     }
 
     /// Replaces the user's verification token and mails the new link.

@@ -4,15 +4,45 @@ import RooftopStorage
 extension Accounts {
     /// The first policy rule `password` breaks for `user` (`nil` for a new user), reuse of the
     /// last `maxPasswordHistory` passwords included.
-    func passwordProblem(_ password: String, for user: StoredObject?, username: String? = nil) async throws -> PasswordPolicy.Problem? {
+    func passwordProblem(
+        _ password: String, for user: StoredObject?, username: String? = nil, email: String? = nil
+    ) async throws -> PasswordPolicy.Problem? {
         let policy = config.passwordPolicy
         let name = username ?? user?.fields["username"]?.stringValue
-        if let problem = policy.problem(password, username: name) { return problem }
+        let address = email ?? user?.fields["email"]?.stringValue
+        if let problem = policy.problem(password, username: name, context: contextWords(email: address)) { return problem }
         guard policy.maxPasswordHistory > 0, let user else { return nil }
-        for hash in Self.recentHashes(of: user, count: policy.maxPasswordHistory) where await hasher.verify(password, hash: hash) {
+        for hash in Self.recentHashes(of: user, count: policy.maxPasswordHistory) where await passwordMatches(password, hash: hash) {
             return .reused(count: policy.maxPasswordHistory)
         }
         return nil
+    }
+
+    /// NIST SP 800-63B's context-specific words besides the username: the email address and its
+    /// local part, the app's name and its application id.
+    func contextWords(email: String?) -> [String] {
+        var words = config.contextWords
+        if let mail { words += [mail.appName, mail.appId] }
+        if let email {
+            words.append(email)
+            if let at = email.firstIndex(of: "@") { words.append(String(email[..<at])) }
+        }
+        return words.filter { !$0.isEmpty }
+    }
+
+    /// A new hash of the password's NFC form.
+    func hashPassword(_ password: String) async throws -> String {
+        try await hasher.hash(AccountInput.normalizedPassword(password))
+    }
+
+    /// Whether `password` matches `hash`: its NFC form, then (for hashes made before passwords
+    /// were normalized) the form as typed, when the two differ.
+    func passwordMatches(_ password: String, hash: String) async -> Bool {
+        let normalized = AccountInput.normalizedPassword(password)
+        if await hasher.verify(normalized, hash: hash) { return true }
+        // Swift's `==` is canonical equivalence (NFC == NFD): compare the bytes.
+        guard !normalized.utf8.elementsEqual(password.utf8) else { return false }
+        return await hasher.verify(password, hash: hash)
     }
 
     /// The current hash and the earlier ones kept in `_password_history`, newest first.

@@ -4,26 +4,48 @@ public import RooftopStorage
 
 extension Accounts {
     /// `POST /requestPasswordReset`: mails a link to choose a new password. By default the
-    /// answer is `{}` whether or not the address belongs to someone.
+    /// answer is `{}` whether or not the address belongs to someone, and it is given before
+    /// any per-account work (the lookup, the token write, the mail), which runs afterwards in
+    /// `background`: a known address is no slower to answer than an unknown one.
     public func requestPasswordReset(body: [String: JSON], acceptLanguage: String?) async throws {
-        guard let mail else { throw Self.mailNotConfigured }
+        guard mail != nil else { throw Self.mailNotConfigured }
         guard let value = body["email"] else { throw ParseError(.emailMissing, "you must provide an email") }
         guard case .string(let email) = value, !email.isEmpty else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
-        // Parse: the email, or a username when the user has no email (the mail then goes nowhere).
+        try AccountInput.refuseNUL(email, .email)
+        guard email.utf8.count <= 254 else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
+        if config.resetPasswordSuccessOnInvalidEmail {
+            background.start("password reset") {
+                if let user = try await passwordResetCandidate(email) { try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage) }
+            }
+            return
+        }
+        // The operator chose to tell unknown addresses apart: only the lookup is waited for.
+        guard let user = try await passwordResetCandidate(email) else {
+            throw ParseError(.objectNotFound, "A user with that email does not exist.")
+        }
+        background.start("password reset") { try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage) }
+    }
+
+    /// The user a reset request for `email` names, if it has an email to send to. Parse: the
+    /// email, or a username when the user has no email (the mail then goes nowhere).
+    func passwordResetCandidate(_ email: String) async throws -> StoredObject? {
         let key = AccountKey.normalize(email)
         let query = QueryNode.or([
             .field(FieldPath(field: .internal(.emailKey)), .equals(.string(key))),
             .field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))),
         ])
         let found = try await find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
-        guard let user = found, user.fields["email"] != nil else {
-            if config.resetPasswordSuccessOnInvalidEmail { return }
-            throw ParseError(.objectNotFound, "A user with that email does not exist.")
-        }
+        guard let user = found, user.fields["email"] != nil else { return nil }
+        return user
+    }
+
+    /// Stores a fresh reset token (a newer link replaces, so kills, any older one) and mails
+    /// its link.
+    func issuePasswordReset(for user: StoredObject, acceptLanguage: String?) async throws {
+        guard let mail else { return }
         let token = AccountMail.newLinkToken()
         var write = ObjectWrite()
         let expires = objects.clock().millisecondsSince1970 + Int64(config.resetTokenValidityDuration) * 1000
-        // A newer link replaces (so kills) any older one.
         write.operations = [
             (FieldPath(field: .internal(.resetToken)), .set(.string(tokens.digest(token)))),
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .set(.number(Double(expires)))),
@@ -36,6 +58,12 @@ extension Accounts {
         await mail.send(
             .passwordReset, to: user, link: mail.link("request_password_reset", token: token), expiresIn: config.resetTokenValidityDuration,
             acceptLanguage: acceptLanguage)
+    }
+
+    /// Waits until the reset and verification requests' work done after their answers is
+    /// finished (for an orderly shutdown and for tests).
+    public func finishBackgroundWork() async {
+        await background.idle()
     }
 
     /// The user a live reset link belongs to, or nil (unknown, used, superseded, expired or
@@ -71,13 +99,15 @@ extension Accounts {
             (FieldPath(field: .internal(.resetToken)), .delete),
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete),
         ]
-        write.operations += try passwordOperations(hash: try await hasher.hash(newPassword), replacing: user, now: objects.clock())
+        write.operations += try passwordOperations(hash: try await hashPassword(newPassword), replacing: user, now: objects.clock())
         if config.lockout?.unlockOnPasswordReset == true { write.operations += Self.unlockOperations }
         var group: [WriteOperation] = [
             .update(
                 className: .user, objectId: user.objectId, at: objects.clock(), write: write,
                 access: Access.master.requiring(.internal(.resetToken), equals: tokens.digest(token)),
-                grant: SchemaGrant(createClass: false, addFields: false))
+                // The first change after sign-up adds `_password_history` (with
+                // `maxPasswordHistory`) and a lockout's fields: the server's own fields.
+                grant: SchemaGrant(createClass: false, addFields: true))
         ]
         if config.revokeSessionOnPasswordReset {
             group += try await sessionIds(of: user.objectId).map { .delete(className: .session, objectId: $0, access: .master) }

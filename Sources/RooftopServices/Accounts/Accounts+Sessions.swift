@@ -75,10 +75,39 @@ extension Accounts {
         extra["installationId"] = nil
         write.operations += try ObjectWrite(body: extra, isCreate: true).operations
         _ = try await objects.store.write([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])
+        try await trimSessions(of: userId, keeping: id)
         return [
             "objectId": .string(id), "createdAt": .string(at.iso), "sessionToken": .string(token),
             "user": ObjectRef(className: .user, objectId: userId).pointerJSON,
         ]
+    }
+
+    /// Ends the user's oldest sessions past `maxSessionsPerUser` (after a new one was opened):
+    /// a credential-stuffing run or a leaking client cannot grow `_Session` without bound.
+    /// Each goes from every node's cache through the cache bus. At most 100 extra go per call,
+    /// so a user who held more before the cap was lowered is trimmed over a few logins.
+    func trimSessions(of userId: String, keeping newSession: String) async throws {
+        let cap = config.maxSessionsPerUser
+        guard cap > 0 else { return }
+        var options = FindOptions()
+        options.limit = cap + 100
+        options.order = [SortKey(path: FieldPath(field: .createdAt), descending: true)]
+        let request = FindRequest(
+            className: .session, query: try Self.sessions(of: userId), options: options, scope: AccessScope(classes: [.session: .master]))
+        let newestFirst = try await objects.store.find(request)
+        guard newestFirst.count > cap else { return }
+        // The new session stays whatever the clock says (two sessions may share a millisecond).
+        let older = newestFirst.filter { $0.objectId != newSession }
+        var revoked: [String] = []
+        for session in older.dropFirst(cap - 1) {
+            // One by one: a session that a logout or another login removed meanwhile is no failure.
+            if (try? await objects.store.write([.delete(className: .session, objectId: session.objectId, access: .master)])) != nil {
+                revoked.append(session.objectId)
+            }
+        }
+        guard !revoked.isEmpty else { return }
+        await forget(.sessions(ids: revoked))
+        for id in revoked { await audit.record(.sessionRevoked, userId: userId, detail: "session cap: \(id)") }
     }
 
     /// The session if it is the caller's (or the master key asks); else 101.

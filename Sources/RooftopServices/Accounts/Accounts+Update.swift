@@ -8,10 +8,14 @@ extension Accounts {
         _ userId: String, body: [String: JSON], principal: Principal, installationId: String?, acceptLanguage: String? = nil
     ) async throws -> [String: JSON] {
         try checkSelf(userId, principal)
+        try AccountInput.refuseDottedAccountKeys(body)
         var fields = body
         let username = try Self.takeString(&fields, "username")
         let email = try Self.takeString(&fields, "email")
         let password = try Self.takeString(&fields, "password")
+        if let username { try AccountInput.refuseNUL(username, .username) }
+        if let email { try AccountInput.refuseNUL(email, .email) }
+        if let password { try AccountInput.refuseNUL(password, .password) }
         if fields["emailVerified"] != nil && !principal.isMaster {
             throw ParseError(.operationForbidden, "Clients aren't allowed to manually update email verification.")
         }
@@ -47,8 +51,8 @@ extension Accounts {
             verifyToken = token
         }
         if let password {
-            if let problem = try await passwordProblem(password, for: current, username: username) { throw problem.error }
-            write.operations += try passwordOperations(hash: try await hasher.hash(password), replacing: current, now: now)
+            if let problem = try await passwordProblem(password, for: current, username: username, email: email) { throw problem.error }
+            write.operations += try passwordOperations(hash: try await hashPassword(password), replacing: current, now: now)
             operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
             let token = tokens.newToken()
             operations.append(try sessionInsert(userId: userId, token: token, action: "login", installationId: installationId, at: now))
@@ -101,7 +105,7 @@ extension Accounts {
             }
             guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
             let id = try await providers.provider(name).validate(members)
-            write.operations.append((FieldPath(field: field, subkeys: [name]), .set(data)))
+            write.operations.append((FieldPath(field: field, subkeys: [name]), .set(AuthProviders.storedData(name, members))))
             write.operations.append((FieldPath(field: AuthProviders.idField(name)), .set(.string(id))))
         }
     }

@@ -39,6 +39,11 @@ public struct AccountsConfiguration: Sendable {
     public var auditLog = true
     /// Days audit events are kept; 0 = forever.
     public var auditLogRetentionDays = 90
+    /// Words no password may be (compared as `PasswordPolicy.problem` says): the server adds the
+    /// application id and the app's name (NIST SP 800-63B's context-specific words).
+    public var contextWords: [String] = []
+    /// Live sessions one user may hold; opening one more ends the oldest (`0` = no cap).
+    public var maxSessionsPerUser = 100
 
     /// After `threshold` failed logins the account refuses logins for `duration` seconds.
     public struct Lockout: Sendable {
@@ -76,6 +81,8 @@ public struct Accounts: Sendable {
     let mail: AccountMail?
     /// Where authentication events are recorded.
     public let audit: AuditLog
+    /// Reset and verification requests' per-account work, done after the answer.
+    let background: BackgroundWork
 
     /// Whether account mail (and so the pages its links open) is configured.
     public var sendsMail: Bool { mail != nil }
@@ -96,6 +103,7 @@ public struct Accounts: Sendable {
     ) {
         self.mail = mail
         self.cache = SessionCache(now: objects.clock)
+        self.background = BackgroundWork(limit: 64, logger: Logger(label: "rooftop.accounts"))
         self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: Logger(label: "rooftop.audit"), enabled: config.auditLog)
         self.objects = objects
         self.hasher = hasher
@@ -116,6 +124,7 @@ public struct Accounts: Sendable {
 
     /// A new user and its first session, written in one transaction.
     public func signUp(body: [String: JSON], installationId: String?, acceptLanguage: String? = nil) async throws -> SignUpResult {
+        try AccountInput.refuseDottedAccountKeys(body)
         var fields = body
         var identities: [(provider: String, id: String, data: JSON)] = []
         if let authData = fields.removeValue(forKey: "authData") {
@@ -123,7 +132,7 @@ public struct Accounts: Sendable {
             for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
                 let provider = try providers.provider(name)
                 guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
-                identities.append((name, try await provider.validate(members), data))
+                identities.append((name, try await provider.validate(members), AuthProviders.storedData(name, members)))
             }
         }
         if !identities.isEmpty {
@@ -135,20 +144,22 @@ public struct Accounts: Sendable {
         guard case .string(let username)? = fields.removeValue(forKey: "username"), !username.isEmpty else {
             throw ParseError(.usernameMissing, "bad or missing username")
         }
-        let password: String?
-        switch fields.removeValue(forKey: "password") {
-        case .string(let text)?:
-            try config.passwordPolicy.check(text, username: username)
-            password = text
-        case nil where !identities.isEmpty: password = nil
-        default: throw ParseError(.passwordMissing, "password is required")
-        }
+        try AccountInput.refuseNUL(username, .username)
         var email: String?
         if let value = fields.removeValue(forKey: "email"), value != .null {
+            try AccountInput.refuseNUL(value, .email)
             guard case .string(let text) = value, AccountKey.isPlausibleEmail(text) else {
                 throw ParseError(.invalidEmailAddress, "Email address format is invalid.")
             }
             email = text
+        }
+        let password: String?
+        switch fields.removeValue(forKey: "password") {
+        case .string(let text)?:
+            try config.passwordPolicy.check(text, username: username, context: contextWords(email: email))
+            password = text
+        case nil where !identities.isEmpty: password = nil
+        default: throw ParseError(.passwordMissing, "password is required")
         }
         if fields["emailVerified"] != nil {
             throw ParseError(.operationForbidden, "Clients aren't allowed to manually update email verification.")
@@ -159,7 +170,7 @@ public struct Accounts: Sendable {
         let userId = ObjectId.generate(length: objects.config.objectIdSize)
         write.operations += try Self.nameOperations(username: username, email: email)
         if let password {
-            write.operations += try passwordOperations(hash: try await hasher.hash(password), replacing: nil, now: objects.clock())
+            write.operations += try passwordOperations(hash: try await hashPassword(password), replacing: nil, now: objects.clock())
         }
         if !identities.isEmpty {
             var authData: [String: JSON] = [:]
@@ -268,6 +279,7 @@ public struct Accounts: Sendable {
         }
         _ = try await objects.store.write(replaced + [session])
         if !replaced.isEmpty { await forget(.sessions(ids: replaced.map(\.objectId))) }
+        try await trimSessions(of: user.objectId, keeping: session.objectId)
         return token
     }
 
@@ -311,6 +323,10 @@ public struct Accounts: Sendable {
         let email = params["email"]
         guard username != nil || email != nil else { throw ParseError(.usernameMissing, "username/email is required.") }
         guard let passwordValue = params["password"] else { throw ParseError(.passwordMissing, "password is required.") }
+        // Refused before any lookup: the answer depends on the input alone, not on the account.
+        try AccountInput.refuseNUL(username, .username)
+        try AccountInput.refuseNUL(email, .email)
+        try AccountInput.refuseNUL(passwordValue, .password)
         let invalid = ParseError(.objectNotFound, "Invalid username/password.")
         var candidates: [QueryNode] = []
         if case .string(let name)? = username {
@@ -334,7 +350,7 @@ public struct Accounts: Sendable {
         }
         let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
-        let matches = await hasher.verify(password, hash: hash)
+        let matches = await passwordMatches(password, hash: hash)
         if let user = found { try await settleLoginTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {

@@ -51,6 +51,29 @@ public struct AuthProviders: Sendable {
         return provider
     }
 
+    /// What `authData.<provider>` keeps on the user once validated. An anonymous id is the
+    /// whole credential (sending it logs in, with no password), so it is kept only in the
+    /// internal id field no read returns: reads show `authData.anonymous` as `{}`.
+    static func storedData(_ provider: String, _ data: [String: JSON]) -> JSON {
+        guard provider == "anonymous" else { return .object(data) }
+        var kept = data
+        kept["id"] = nil
+        return .object(kept)
+    }
+
+    /// A `_User` document as clients see it: an anonymous id stored by an older build (before
+    /// `storedData` kept it out) is dropped.
+    static func redacted(_ user: [String: JSON]) -> [String: JSON] {
+        guard case .object(var authData)? = user["authData"], case .object(var anonymous)? = authData["anonymous"],
+            anonymous["id"] != nil
+        else { return user }
+        anonymous["id"] = nil
+        authData["anonymous"] = .object(anonymous)
+        var user = user
+        user["authData"] = .object(authData)
+        return user
+    }
+
     /// The internal, uniquely indexed field holding a provider's id on `_User`.
     static func idField(_ provider: String) -> FieldName { .internal(authIdOf: provider) }
 }

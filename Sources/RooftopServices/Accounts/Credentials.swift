@@ -80,9 +80,18 @@ public struct PasswordPolicy: Sendable {
         }
     }
 
+    /// The message for a password that is one of the context-specific words other than the
+    /// username (the email address, its local part, the app's name or id).
+    public static let contextWordMessage = "Password cannot be your email address or the name of this app."
+
     /// The first rule `password` breaks, if any. Length is checked first, so a 10,000-character
     /// input costs one count and nothing else.
-    public func problem(_ password: String, username: String?) -> Problem? {
+    ///
+    /// `context` holds NIST SP 800-63B's context-specific words besides the username (the email
+    /// address and its local part, the app's name and id): a password that is one of them, or
+    /// one of them with digits and symbols around it (`Rooftop2024!`), is refused whatever
+    /// `doNotAllowUsername` says. The username itself is refused the same way.
+    public func problem(_ password: String, username: String?, context: [String] = []) -> Problem? {
         if password.isEmpty { return .missing }
         let length = password.count
         if length < minLength { return .tooShort(minimum: minLength) }
@@ -90,13 +99,25 @@ public struct PasswordPolicy: Sendable {
         if password.utf8.contains(0) { return .invalidCharacter }
         // As Parse (JavaScript's `test`): the pattern must match somewhere in the password.
         if let pattern, let regex = try? Regex(pattern), password.firstMatch(of: regex) == nil { return .pattern(message: patternMessage) }
+        let core = Self.contextCore(password)
+        if let username, !username.isEmpty, Self.contextCore(username) == core { return .containsUsername }
         if doNotAllowUsername, let username, !username.isEmpty, password.lowercased().contains(username.lowercased()) { return .containsUsername }
+        if !core.isEmpty, context.contains(where: { Self.contextCore($0) == core }) { return .pattern(message: Self.contextWordMessage) }
         if refuseCommonPasswords, CommonPasswords.set.contains(password.lowercased()) { return .common }
         return nil
     }
 
+    /// A word as it is compared with context-specific words: lowercased, without the digits,
+    /// symbols and spaces around it (the usual derivations that keep it guessable).
+    static func contextCore(_ text: String) -> String {
+        let lowered = text.lowercased()
+        let isCore: (Character) -> Bool = { $0.isLetter }
+        guard let first = lowered.firstIndex(where: isCore), let last = lowered.lastIndex(where: isCore) else { return lowered }
+        return String(lowered[first...last])
+    }
+
     /// Throws the API's error for the first broken rule.
-    public func check(_ password: String, username: String?) throws(ParseError) {
-        if let problem = problem(password, username: username) { throw problem.error }
+    public func check(_ password: String, username: String?, context: [String] = []) throws(ParseError) {
+        if let problem = problem(password, username: username, context: context) { throw problem.error }
     }
 }
