@@ -6,6 +6,7 @@ extension PostgresStore {
     /// concurrent requests on every node count one after another.
     public func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
         let ends = now + window
+        let key = ExactText.rateLimitKey(key)
         let query: PostgresQuery = """
             INSERT INTO "_RATE_LIMIT" ("key", "windowEnds", "count") VALUES (\(key), \(ends), 1)
             ON CONFLICT ("key") DO UPDATE SET

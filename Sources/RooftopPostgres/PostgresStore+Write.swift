@@ -5,7 +5,8 @@ import RooftopStorage
 extension PostgresStore {
     /// Performs the writes in one transaction (see `DataStore.write`).
     public func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        try await writeTransaction { [self] writer in
+        try ExactText.check(operations)
+        return try await writeTransaction { [self] writer in
             var outcomes: [WriteOutcome] = []
             for operation in operations { outcomes.append(try await perform(operation, writer)) }
             return outcomes

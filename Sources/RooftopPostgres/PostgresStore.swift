@@ -19,6 +19,11 @@ public final class PostgresStore: CatalogStore, Service {
     let url: PostgresURL
     /// The longest a database call may take, connection wait included.
     let timeout: Duration
+    /// How long a call waits for a pooled connection before checking that the database accepts
+    /// connections at all (see `leased`).
+    let connectWait: Duration
+    /// When a direct connection to the database last failed.
+    let refusedAt = LockedValue<ContinuousClock.Instant?>(nil)
 
     /// A catalog and the schema version it reflects.
     struct VersionedCatalog: Sendable {
@@ -27,9 +32,11 @@ public final class PostgresStore: CatalogStore, Service {
     }
 
     /// A store on the database `url` describes; a call that gets no answer within `timeout`
-    /// (the database is down or overloaded) fails.
-    public init(url: PostgresURL, logger: Logger, timeout: Duration = .seconds(15)) {
+    /// (the database is down or overloaded) fails, and so does one that gets no connection
+    /// within about `connectWait` while the database refuses connections.
+    public init(url: PostgresURL, logger: Logger, timeout: Duration = .seconds(15), connectWait: Duration = .seconds(1)) {
         self.timeout = timeout
+        self.connectWait = connectWait
         client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
         self.url = url
         self.logger = logger

@@ -13,7 +13,9 @@ extension SQLiteStore {
             RETURNING count, windowEnds
             """
         return try await writeTransaction { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [key, now + window, now, now]) else { return (1, now + window) }
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [ExactText.rateLimitKey(key), now + window, now, now]) else {
+                return (1, now + window)
+            }
             return (row[0] as Int, row[1] as Int64)
         }
     }

@@ -5,7 +5,8 @@ import RooftopStorage
 extension SQLiteStore {
     /// Performs the writes in one transaction (see `DataStore.write`).
     public func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        try await writeTransaction { [catalogCache] db in
+        try ExactText.check(operations)
+        return try await writeTransaction { [catalogCache] db in
             try operations.map { operation in try SQLiteStore.perform(operation, cache: catalogCache, db: db) }
         }
     }

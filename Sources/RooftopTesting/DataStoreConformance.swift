@@ -15,6 +15,7 @@ public enum DataStoreConformance {
         try await schemaChangesDropFieldData(await makeStore())
         try await relationDeclarationsAreNotStored(await makeStore())
         try await queriesSeeClassesAndFieldsAddedByWrites(await makeStore())
+        try await ExactTextConformance.nulIsRefusedNotTruncated(await makeStore())
     }
 
     static var note: ClassName { (try? ClassName("Note")) ?? .role }

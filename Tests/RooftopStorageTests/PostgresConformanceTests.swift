@@ -16,6 +16,13 @@ import Testing
             return store
         }
     }
+
+    /// The operator suite SQLite passes, with the same exact matches.
+    @Test func queryOperators() async throws {
+        let (store, task) = try await TestStores.postgres()
+        defer { task.cancel() }
+        try await QueryConformance.runAll(store)
+    }
 }
 
 /// TLS to the database when the URL asks for it (the test server has a self-signed certificate).

@@ -367,9 +367,26 @@ import Testing
     // MARK: Hostile input
 
     static let hostileValues: [String] = [
-        "'; DROP TABLE \"Note\"; --", "x' OR '1'='1", "a\u{0000}b", "\\'", "?", "$1", "$1::jsonb", "\"); DELETE FROM \"_User\"; --",
+        "'; DROP TABLE \"Note\"; --", "x' OR '1'='1", "\\'", "?", "$1", "$1::jsonb", "\"); DELETE FROM \"_User\"; --",
         "'{title}'", "' || (SELECT 1) || '", "ünïcødé 🙂", String(repeating: "A'", count: 50_000),
     ]
+
+    /// Text with NUL is refused (107) before any SQL is built, by both dialects and in every
+    /// place a value goes, so no database ever compares it cut short (`ExactText`).
+    @Test(arguments: ["a\u{0000}b", "\u{0000}", "admin\u{0000}x", String(repeating: "\u{0000}", count: 1000)])
+    func nulIsRefusedBeforeSQL(_ value: String) throws {
+        let json = JSONWriter.string(.string(value))
+        let shapes = [
+            #"{"title":\#(json)}"#, #"{"meta.k":\#(json)}"#, #"{"title":{"$in":["ok",\#(json)]}}"#, #"{"meta.k":{"$ne":\#(json)}}"#,
+            #"{"tags":\#(json)}"#, #"{"objectId":\#(json)}"#, #"{"title":{"$regex":\#(json)}}"#, #"{"title":{"$lt":\#(json)}}"#,
+            #"{"meta":{"k":\#(json)}}"#, #"{"$nor":[{"title":\#(json)}]}"#,
+        ]
+        for dialect in [SQLiteDialect() as any SQLDialect, PostgresDialect()] {
+            for shape in shapes {
+                #expect(throws: ExactText.refused, "\(shape)") { try Self.compile(Self.request(shape), dialect) }
+            }
+        }
+    }
 
     /// The SQL text is the same whatever the value; the value is bound exactly.
     @Test(arguments: hostileValues)

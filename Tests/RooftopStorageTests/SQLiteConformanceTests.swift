@@ -17,6 +17,14 @@ import Testing
             return try SQLiteStore(path: dir.appendingPathComponent("db\(n).sqlite").path)
         }
     }
+
+    /// Every query operator and option docs/compatibility.md claims, with the exact matches.
+    @Test func queryOperators() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await QueryConformance.runAll(try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path))
+    }
 }
 
 /// SQLite specifics: indexes are real and used.

@@ -113,13 +113,16 @@ extension QueryCompiler {
             return "(\(expr) IS NULL OR \(expr) NOT IN (\(inner)))"
         case .select(let sub, let key), .dontSelect(let sub, let key):
             let keyPath = [key.field.rawValue] + key.subkeys
+            // Named `v` in the select list: SQLite has no column aliases on a derived table
+            // (`AS sel(v)`), which made every `$dontSelect` a syntax error there.
             let inner = try subSelect(
                 sub,
                 column: { dialect, a in
-                    json ? dialect.jsonValue("\(a).data", keyPath) : dialect.jsonText("\(a).data", keyPath)
+                    (json ? dialect.jsonValue("\(a).data", keyPath) : dialect.jsonText("\(a).data", keyPath)) + " AS v"
                 })
             if case .select = condition { return "\(expr) IN (\(inner))" }
-            return "(\(expr) IS NULL OR \(expr) NOT IN (SELECT v FROM (\(inner)) AS sel(v) WHERE v IS NOT NULL))"
+            // NOT IN over a list holding NULL is never true, so objects lacking the key are left out.
+            return "(\(expr) IS NULL OR \(expr) NOT IN (SELECT v FROM (\(inner)) AS sel WHERE v IS NOT NULL))"
         }
     }
 

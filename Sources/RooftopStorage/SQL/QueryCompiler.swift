@@ -40,6 +40,7 @@ public struct QueryCompiler {
     public static func compile(
         _ request: FindRequest, dialect: any SQLDialect, catalog: Catalog, count: Bool = false
     ) throws(ParseError) -> SQLFragment {
+        try ExactText.check(request.query)
         var compiler = QueryCompiler(dialect: dialect, catalog: catalog, scope: request.scope)
         return try compiler.select(request, count: count)
     }
