@@ -18,11 +18,14 @@ public struct Aggregates: Sendable {
 
     /// Stage names accepted as top-level parameters, in the order they run.
     static let stageParameters = ["$match", "$group", "$sort", "$skip", "$limit", "$project", "$count"]
-    static let otherParameters: Set<String> = ["distinct", "where", "pipeline", "hint", "explain", "readPreference"]
+    static let otherParameters: Set<String> = ["distinct", "where", "pipeline", "readPreference"]
 
     /// Runs `distinct` or a pipeline; returns the `results` array.
     public func run(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> [JSON] {
         guard principal.isMaster else { throw ParseError(.operationForbidden, "unauthorized: master key is required") }
+        // As on finds: silently running without them would answer something else than was asked.
+        if params["hint"] != nil { throw ParseError(.invalidQuery, "hint is not supported: the database chooses the index.") }
+        if params["explain"] != nil { throw ParseError(.invalidQuery, "explain is not supported here: use rooftop explain.") }
         for key in params.keys where !Self.otherParameters.contains(key) && !Self.stageParameters.contains(key) {
             throw ParseError(.invalidQuery, "Invalid parameter for query: \(ClassName.printable(key))")
         }

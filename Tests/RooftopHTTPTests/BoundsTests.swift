@@ -58,6 +58,12 @@ import Testing
             let batched = try await call(client, .post, "/parse/batch", body: batch)
             #expect(batched.json.arrayValue?.first?["success"] == nil)
             #expect(try await call(client, .get, "/parse/classes/T").json["results"]?.arrayValue?.count == 1)
+            // Aggregates too, rather than ignoring them.
+            for parameter in ["hint=_id_", "explain=true"] {
+                let aggregate = try await call(client, .get, "/parse/aggregate/T?distinct=a&\(parameter)", master: true)
+                #expect(aggregate.json["code"] == 102, "\(parameter)")
+            }
+            #expect(try await call(client, .get, "/parse/aggregate/T?distinct=a", master: true).json["results"] == [1])
         }
     }
 
