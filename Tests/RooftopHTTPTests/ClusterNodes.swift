@@ -32,6 +32,28 @@ final class ClusterNodes: Sendable {
         self.databaseURL = databaseURL
     }
 
+    /// A server on `store` at a free loopback port, once it listens: the port and its task.
+    static func serve(
+        _ store: any DataStore, accounts: AccountsConfiguration = AccountsConfiguration(),
+        configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
+    ) async throws -> (port: Int, task: Task<Void, any Error>) {
+        let (services, http) = testConfiguration(configure)
+        var logger = Logger(label: "node")
+        logger.logLevel = .critical
+        let (running, continuation) = AsyncStream<Int>.makeStream()
+        let dependencies = Dependencies(
+            store: store, services: services, http: http, accounts: accounts, passwords: BcryptPasswordHasher(cost: 4),
+            tokens: SessionTokens(), logger: logger)
+        let app = buildApplication(dependencies, host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
+        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var port = 0
+        for await bound in running {
+            port = bound
+            break
+        }
+        return (port, task)
+    }
+
     /// `count` nodes on a new database, each configured by `configure`; `timeout` bounds each
     /// database statement.
     static func start(
@@ -42,20 +64,7 @@ final class ClusterNodes: Sendable {
         var nodes: [Node] = []
         for _ in 0..<count {
             let (store, storeTask) = try await TestStores.postgres(url: url, timeout: timeout)
-            let (services, http) = testConfiguration(configure)
-            var logger = Logger(label: "node")
-            logger.logLevel = .critical
-            let (running, continuation) = AsyncStream<Int>.makeStream()
-            let dependencies = Dependencies(
-                store: store, services: services, http: http, accounts: accounts, passwords: BcryptPasswordHasher(cost: 4),
-                tokens: SessionTokens(), logger: logger)
-            let app = buildApplication(dependencies, host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
-            let appTask = Task { try await app.runService(gracefulShutdownSignals: []) }
-            var port = 0
-            for await bound in running {
-                port = bound
-                break
-            }
+            let (port, appTask) = try await serve(store, accounts: accounts, configure: configure)
             nodes.append(Node(port: port, store: store, tasks: [appTask, storeTask]))
         }
         // Both listeners up, so no invalidation is sent before someone hears it.

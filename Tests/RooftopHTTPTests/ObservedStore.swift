@@ -2,11 +2,12 @@ import RooftopCore
 import RooftopSQLite
 import RooftopStorage
 
-/// A real SQLite store with a hook on every read: to count reads or to make them fail, as a
-/// broken disk would. Everything else goes straight to SQLite.
+/// A real store with a hook on every read and on every write: to count reads, to make them fail
+/// as a broken disk would, or to hold writes. Everything else goes straight to the store.
 struct ObservedStore: DataStore {
     let inner: any DataStore
-    let beforeFind: @Sendable (FindRequest) throws -> Void
+    var beforeFind: @Sendable (FindRequest) throws -> Void = { _ in }
+    var beforeWrite: @Sendable ([WriteOperation]) async -> Void = { _ in }
 
     func schema(_ className: ClassName) async throws -> ClassSchema? { try await inner.schema(className) }
     func allSchemas() async throws -> [ClassSchema] { try await inner.allSchemas() }
@@ -19,7 +20,10 @@ struct ObservedStore: DataStore {
         return try await inner.find(request)
     }
     func count(_ request: FindRequest) async throws -> Int { try await inner.count(request) }
-    func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] { try await inner.write(operations) }
+    func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
+        await beforeWrite(operations)
+        return try await inner.write(operations)
+    }
     func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
         try await inner.countRequest(key: key, window: window, now: now)
     }

@@ -68,20 +68,7 @@ private struct RefusalNode {
 
     static func start(url: String) async throws -> RefusalNode {
         let (store, storeTask) = try await TestStores.postgres(url: url, timeout: .seconds(10))
-        let (services, http) = testConfiguration { _, _ in }
-        var logger = Logger(label: "node")
-        logger.logLevel = .critical
-        let (running, continuation) = AsyncStream<Int>.makeStream()
-        let dependencies = Dependencies(
-            store: store, services: services, http: http, accounts: AccountsConfiguration(), passwords: BcryptPasswordHasher(cost: 4),
-            tokens: SessionTokens(), logger: logger)
-        let app = buildApplication(dependencies, host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
-        let appTask = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var port = 0
-        for await bound in running {
-            port = bound
-            break
-        }
+        let (port, appTask) = try await ClusterNodes.serve(store)
         return RefusalNode(port: port, tasks: [appTask, storeTask])
     }
 

@@ -55,33 +55,6 @@ final class WriteGate: Sendable {
     var timedOut: Bool { state.withLock { $0.openedByTimeout } }
 }
 
-/// A store whose `_User` writes pass `gate` first.
-struct GatedStore: DataStore {
-    let inner: any DataStore
-    let gate: WriteGate
-
-    func schema(_ className: ClassName) async throws -> ClassSchema? { try await inner.schema(className) }
-    func allSchemas() async throws -> [ClassSchema] { try await inner.allSchemas() }
-    func alterSchema(_ className: ClassName, _ change: @escaping @Sendable (ClassSchema?) throws -> ClassSchema) async throws -> ClassSchema {
-        try await inner.alterSchema(className, change)
-    }
-    func deleteClass(_ className: ClassName) async throws { try await inner.deleteClass(className) }
-    func find(_ request: FindRequest) async throws -> [StoredObject] { try await inner.find(request) }
-    func count(_ request: FindRequest) async throws -> Int { try await inner.count(request) }
-    func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        if operations.contains(where: { $0.className == .user }) { await gate.pass() }
-        return try await inner.write(operations)
-    }
-    func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
-        try await inner.countRequest(key: key, window: window, now: now)
-    }
-    func pruneRateLimits(before: Int64) async throws -> Int { try await inner.pruneRateLimits(before: before) }
-    var cacheBus: any CacheBus { inner.cacheBus }
-    func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
-        try await inner.claimJob(name, every: interval, now: now)
-    }
-}
-
 /// `/requestPasswordReset` and `/verificationEmailRequest` answer before any per-account work,
 /// so a known address is not slower to answer than an unknown one; the mail still goes.
 @Suite struct ResetTimingTests: LiveServerTest {
@@ -89,7 +62,7 @@ struct GatedStore: DataStore {
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server, verify: false)
         let gate = WriteGate()
-        try await withServer(accounts: accounts, mail: mail, wrap: { GatedStore(inner: $0, gate: gate) }) {
+        try await withServer(accounts: accounts, mail: mail, wrap: { gated($0, gate) }) {
             (client: any TestClientProtocol) async throws in
             let created = try await call(
                 client, .post, "/parse/users", body: #"{"username":"ana","password":"old password 1","email":"ana@example.com"}"#)
@@ -118,7 +91,7 @@ struct GatedStore: DataStore {
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server, verify: true)
         let gate = WriteGate()
-        try await withServer(accounts: accounts, mail: mail, wrap: { GatedStore(inner: $0, gate: gate) }) {
+        try await withServer(accounts: accounts, mail: mail, wrap: { gated($0, gate) }) {
             (client: any TestClientProtocol) async throws in
             _ = try await call(
                 client, .post, "/parse/users", body: #"{"username":"ana","password":"old password 1","email":"ana@example.com"}"#)
@@ -132,4 +105,13 @@ struct GatedStore: DataStore {
             #expect(full.contains("verify_email?token="))
         }
     }
+}
+
+/// `store` with its `_User` writes passing `gate` first.
+func gated(_ store: any DataStore, _ gate: WriteGate) -> any DataStore {
+    ObservedStore(
+        inner: store,
+        beforeWrite: { operations in
+            if operations.contains(where: { $0.className == .user }) { await gate.pass() }
+        })
 }

@@ -16,11 +16,22 @@ struct ProgramRunner {
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build it first: \(buildCommand)")
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-program-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments.map { $0.replacingOccurrences(of: "{storage}", with: storage.path) }
         // XDG_DATA_HOME: the SDK's default storage directory lives under it.
-        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["XDG_DATA_HOME": storage.path]) { $1 }) { $1 }
+        return try Self.runProcess(
+            binary, arguments.map { $0.replacingOccurrences(of: "{storage}", with: storage.path) },
+            environment: ProcessInfo.processInfo.environment.merging(environment.merging(["XDG_DATA_HOME": storage.path]) { $1 }) { $1 })
+    }
+
+    /// Runs `executable` to completion (in `directory`, if given): its exit status and everything
+    /// it printed.
+    static func runProcess(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+    ) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

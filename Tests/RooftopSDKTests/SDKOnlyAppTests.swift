@@ -7,17 +7,7 @@ import Testing
 @Suite struct SDKOnlyAppTests {
     /// Runs `swift` with `arguments` in `directory`: exit status and output.
     func swift(_ arguments: [String], in directory: URL) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift"] + arguments
-        process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try ProgramRunner.runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + arguments, in: directory)
     }
 
     @Test(.timeLimit(.minutes(10))) func anAppUsingOnlyTheSDKResolvesNothingElse() throws {
