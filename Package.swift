@@ -42,11 +42,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        // 4.x: jwt-kit 5.8.0 needs swift-crypto 4.1 or later.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Identity providers (RooftopIdentity only): jwt-kit 5.8.0 is a security release.
+        .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
         // Build-time only: `swift package generate-documentation` (scripts/docs) for the SDK's DocC.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
@@ -83,13 +87,26 @@ let package = Package(
             resources: [.embedInCode("Resources/common-passwords.txt")],
             swiftSettings: upcoming
         ),
-        // Fenced: the only target that sees bcrypt and swift-crypto (password hashes, session
-        // tokens, every random secret).
+        // Fenced: the only target that sees bcrypt, and swift-crypto's home (password hashes,
+        // session tokens, every random secret; RooftopIdentity only hashes provider data).
         .target(
             name: "RooftopCrypto",
             dependencies: [
                 "RooftopServices", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: server),
                 .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOPosix"),
+            ],
+            swiftSettings: upcoming
+        ),
+        // Fenced: the only target that sees jwt-kit and async-http-client (sign-in providers: ID
+        // tokens against JWKS, OIDC discovery, Facebook's and GitHub's token endpoints).
+        .target(
+            name: "RooftopIdentity",
+            dependencies: [
+                "RooftopCore", "RooftopServices", .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                // Only for Facebook's appsecret_proof (HMAC-SHA256) and hashed nonces (SHA-256).
+                .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOHTTP1"), nio("NIOFoundationCompat"),
+                log,
             ],
             swiftSettings: upcoming
         ),
@@ -109,7 +126,7 @@ let package = Package(
             name: "RooftopServer",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
-                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                "RooftopMail", "RooftopIdentity", .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
@@ -140,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "RooftopServerTests",
             dependencies: [
-                "RooftopServer", "RooftopCore", "RooftopHTTP", "RooftopServices",
+                "RooftopServer", "RooftopCore", "RooftopHTTP", "RooftopServices", "RooftopIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
             ],
             swiftSettings: upcoming
@@ -160,7 +177,8 @@ let package = Package(
             name: "RooftopHTTPTests",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopPostgres",
-                "RooftopTesting", "RooftopCrypto", "RooftopMail", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                "RooftopTesting", "RooftopCrypto", "RooftopMail", "RooftopIdentity",
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
                 nio("NIOCore"), log,

@@ -2,6 +2,7 @@ public import Hummingbird
 import HummingbirdCore
 import NIOCore
 import RooftopHTTP
+package import RooftopIdentity
 import RooftopServices
 import RooftopStorage
 
@@ -19,7 +20,8 @@ public func buildApplication(
     // with the mail settings).
     accountsConfig.contextWords.append(dependencies.http.appId)
     let accounts = Accounts(
-        objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig, mail: dependencies.mail)
+        objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig,
+        providers: IdentityProviders.make(dependencies.auth, clock: clock), mail: dependencies.mail)
     let responder = ParseResponder(
         config: dependencies.http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
         aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts,

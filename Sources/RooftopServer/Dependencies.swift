@@ -1,5 +1,6 @@
 public import Logging
 public import RooftopHTTP
+package import RooftopIdentity
 public import RooftopServices
 public import RooftopStorage
 
@@ -28,6 +29,8 @@ public struct Dependencies: Sendable {
     public var maintenanceInterval: Duration
     /// Where the server logs.
     public var logger: Logger
+    /// Sign-in providers besides anonymous users (`auth`); none by default.
+    package var auth: [ProviderSettings] = []
 
     /// Dependencies with the wall clock and hourly maintenance.
     public init(

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RooftopCore
 import RooftopHTTP
+package import RooftopIdentity
 import RooftopServices
 
 /// The server's typed configuration, layered: defaults < `rooftop.json` < environment < flags.
@@ -37,6 +38,8 @@ package struct ServerConfiguration: Sendable {
     /// The use cases' settings, but for `allowClientClassCreation` (see `services`).
     package var serviceSettings = ServicesConfiguration()
     package var accounts = AccountsConfiguration()
+    /// Sign-in providers (`auth`), besides anonymous users.
+    package var auth: [ProviderSettings] = []
 
     package init() {}
 

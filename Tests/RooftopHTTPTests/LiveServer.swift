@@ -6,6 +6,7 @@ import Logging
 import RooftopCore
 import RooftopCrypto
 import RooftopHTTP
+import RooftopIdentity
 import RooftopSQLite
 import RooftopServer
 import RooftopServices
@@ -37,7 +38,7 @@ extension LiveServerTest {
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
         accounts: AccountsConfiguration = AccountsConfiguration(), mail: AccountMail? = nil, clock: any ServerClock = WallClock(),
         maintenanceInterval: Duration = .seconds(3600), in directory: URL? = nil, wrap: (any DataStore) -> any DataStore = { $0 },
-        _ body: @Sendable (any TestClientProtocol) async throws -> Void
+        auth: [ProviderSettings] = [], _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = directory ?? temporaryDataDirectory()
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
@@ -45,9 +46,10 @@ extension LiveServerTest {
         let (services, http) = testConfiguration(configure)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let dependencies = Dependencies(
+        var dependencies = Dependencies(
             store: wrap(opened.store), services: services, http: http, accounts: accounts, passwords: BcryptPasswordHasher(cost: 4),
             tokens: SessionTokens(), mail: mail, clock: clock, maintenanceInterval: maintenanceInterval, logger: logger)
+        dependencies.auth = auth
         let app = buildApplication(dependencies, host: "127.0.0.1", port: 0)
         do {
             try await app.test(.live) { client in try await body(client) }

@@ -130,9 +130,8 @@ public struct Accounts: Sendable {
         if let authData = fields.removeValue(forKey: "authData") {
             guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
             for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
-                let provider = try providers.provider(name)
-                guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
-                identities.append((name, try await provider.validate(members), AuthProviders.storedData(name, members)))
+                let identity = try await verifiedIdentity(name, data)
+                identities.append((name, identity.subject, AuthProviders.storedData(identity)))
             }
         }
         if !identities.isEmpty {
