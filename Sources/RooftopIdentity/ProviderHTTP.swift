@@ -12,7 +12,7 @@ private let providerClient = HTTPClient(
     configuration: HTTPClient.Configuration(
         redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)), decompression: .disabled))
 
-/// GETs and POSTs JSON at a provider. Nothing here logs a URL (it may carry a token).
+/// GETs JSON from a provider. Nothing here logs a URL (it may carry a token).
 struct ProviderHTTP: Sendable {
     /// The largest answer read (JWKS, discovery, Graph answers are a few kB).
     static let maxBytes = 1 << 20
@@ -28,14 +28,6 @@ struct ProviderHTTP: Sendable {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         return try await send(request, headers)
-    }
-
-    /// `POST url` with a JSON body.
-    static func post(_ url: String, json: JSON, headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.body = .bytes(ByteBuffer(bytes: JSONWriter.bytes(json)))
-        return try await send(request, headers + [("Content-Type", "application/json")])
     }
 
     private static func send(_ request: HTTPClientRequest, _ headers: [(String, String)]) async throws(ProviderUnreachable) -> Answer {
