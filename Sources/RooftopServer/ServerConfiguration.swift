@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import RooftopCore
-import RooftopHTTP
-import RooftopServices
+package import RooftopCore
+package import RooftopHTTP
+package import RooftopServices
 
 /// The server's typed configuration, layered: defaults < `rooftop.json` < environment < flags.
 ///

@@ -1,10 +1,10 @@
-public import RooftopCore
+package import RooftopCore
 
 /// One `authData` provider: checks the data a client sends and names the identity in it.
 ///
 /// Real providers (Apple, Google, …) verify a token against the provider here; the accounts
 /// use cases only see the identity they return. Adding a provider means adding one of these.
-public protocol AuthProvider: Sendable {
+package protocol AuthProvider: Sendable {
     /// The `authData` key, e.g. `anonymous`.
     var name: String { get }
     /// The provider's id for this identity, after validation (errors are Parse errors).
@@ -12,15 +12,15 @@ public protocol AuthProvider: Sendable {
 }
 
 /// `authData.anonymous`: a device-generated UUID, nothing to verify but its shape.
-public struct AnonymousAuthProvider: AuthProvider {
+package struct AnonymousAuthProvider: AuthProvider {
     /// `anonymous`.
-    public let name = "anonymous"
+    package let name = "anonymous"
 
     /// Creates the provider.
-    public init() {}
+    package init() {}
 
     /// Only a string UUID: an operator object or empty id can't become a lookup of someone else.
-    public func validate(_ data: [String: JSON]) async throws -> String {
+    package func validate(_ data: [String: JSON]) async throws -> String {
         guard case .string(let id)? = data["id"], Self.isUUID(id) else {
             throw ParseError(.invalidJSON, "authData.anonymous.id must be a UUID string.")
         }
@@ -35,11 +35,11 @@ public struct AnonymousAuthProvider: AuthProvider {
 }
 
 /// The enabled providers by name; anything else is 252, as in Parse.
-public struct AuthProviders: Sendable {
+package struct AuthProviders: Sendable {
     let providers: [String: any AuthProvider]
 
     /// Creates the registry from explicitly enabled providers.
-    public init(_ providers: [any AuthProvider]) {
+    package init(_ providers: [any AuthProvider]) {
         self.providers = Dictionary(providers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
