@@ -4,6 +4,9 @@ import PackageDescription
 let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    // An import is internal unless it says otherwise: a target's API shows only the modules it
+    // chose to (`public import` in the SDK and Core, `package import` between server targets).
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 /// The server's dependencies are all behind the default `Server` trait: an app that depends on
@@ -19,20 +22,18 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "rooftop", targets: ["RooftopMain"]),
+        // The SDK an app links (with the Server trait off, nothing else is resolved).
         .library(name: "Rooftop", targets: ["Rooftop"]),
-        .library(name: "RooftopCore", targets: ["RooftopCore"]),
-        .library(name: "RooftopStorage", targets: ["RooftopStorage"]),
-        .library(name: "RooftopSQLite", targets: ["RooftopSQLite"]),
-        .library(name: "RooftopPostgres", targets: ["RooftopPostgres"]),
-        .library(name: "RooftopServices", targets: ["RooftopServices"]),
-        .library(name: "RooftopHTTP", targets: ["RooftopHTTP"]),
+        // What a Swift program that embeds the server links: the `rooftop` command line as a
+        // library. Every other target is internal to this package (`package` access).
         .library(name: "RooftopServer", targets: ["RooftopServer"]),
-        .library(name: "RooftopCrypto", targets: ["RooftopCrypto"]),
-        .library(name: "RooftopMail", targets: ["RooftopMail"]),
-        .library(name: "RooftopTesting", targets: ["RooftopTesting"]),
     ],
     traits: [
         .trait(name: "Server", description: "The server, its commands and their dependencies; an app that only uses the SDK turns it off."),
+        .trait(
+            name: "Benchmarks",
+            description: "The micro-benchmarks (Benchmarks/RooftopBenchmarks) and the benchmark package; off by default.",
+            enabledTraits: ["Server"]),
         .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
@@ -51,6 +52,8 @@ let package = Package(
         // Identity providers (RooftopIdentity only): jwt-kit 5.8.0 is a security release.
         .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        // Micro-benchmarks only, behind the Benchmarks trait.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // Build-time only: `swift package generate-documentation` (scripts/docs) for the SDK's DocC.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
@@ -116,7 +119,7 @@ let package = Package(
             name: "RooftopHTTP",
             dependencies: [
                 "RooftopCore", "RooftopServices", .product(name: "Hummingbird", package: "hummingbird", condition: server),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), log,
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), nio("NIOHTTP1"), log,
             ],
             swiftSettings: upcoming
         ),
@@ -136,7 +139,7 @@ let package = Package(
         // The `rooftop` executable: only the entry point.
         .executableTarget(
             name: "RooftopMain",
-            dependencies: ["RooftopServer", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server)],
+            dependencies: ["RooftopServer"],
             swiftSettings: upcoming),
         .target(
             name: "RooftopTesting",
@@ -144,6 +147,22 @@ let package = Package(
                 "RooftopCore", "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: server), nio("NIOConcurrencyHelpers"), log,
             ],
+            swiftSettings: upcoming
+        ),
+        // Micro-benchmarks: `swift package --traits Benchmarks --disable-sandbox benchmark`. With
+        // the trait off (the default) the target is an empty program and resolves nothing more.
+        .executableTarget(
+            name: "RooftopBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark", condition: .when(traits: ["Benchmarks"])),
+                "RooftopCore", "RooftopStorage", "RooftopSQLite", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopCrypto",
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Benchmarks"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Benchmarks"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Benchmarks"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Benchmarks"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Benchmarks"])),
+            ],
+            path: "Benchmarks/RooftopBenchmarks",
             swiftSettings: upcoming
         ),
         .testTarget(
@@ -181,7 +200,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
-                nio("NIOCore"), log,
+                nio("NIOCore"), nio("NIOHTTP1"), log,
             ],
             swiftSettings: upcoming
         ),

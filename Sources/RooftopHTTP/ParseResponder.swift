@@ -1,26 +1,26 @@
 import Foundation
 import HTTPTypes
-public import Hummingbird
-import Logging
+package import Hummingbird
+package import Logging
 import NIOCore
 import RooftopCore
-public import RooftopServices
+package import RooftopServices
 
 /// The Parse REST API as one Hummingbird responder.
 ///
 /// Routes come from the one table (`RouteTable.swift`) rather than Hummingbird's router because
 /// `_method` in a POST body changes the method before routing, and because `/batch` items and
 /// the hosted pages must pass the very same checks; failures are answered by `ErrorRenderer`.
-public struct ParseResponder: HTTPResponder {
+package struct ParseResponder: HTTPResponder {
     /// The context type.
-    public typealias Context = ParseRequestContext
+    package typealias Context = ParseRequestContext
 
     let config: HTTPConfiguration
     let routes: ParseRoutes
     let logger: Logger
 
     /// Creates the responder.
-    public init(
+    package init(
         config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, limiter: RateLimiter = .off,
         logger: Logger
     ) {
@@ -31,7 +31,7 @@ public struct ParseResponder: HTTPResponder {
     }
 
     /// Answers one HTTP request (routing, auth, errors, CORS and the request log line).
-    public func respond(to request: Request, context: Context) async throws -> Response {
+    package func respond(to request: Request, context: Context) async throws -> Response {
         let start = ContinuousClock.now
         var response: Response
         do {

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import RooftopCore
-import RooftopServices
+package import RooftopCore
+package import RooftopServices
 
 /// Facebook (Parse's `auth.facebook`: `appIds`, `appSecret`): `authData.facebook` is
 /// `{"id", "access_token"}`.

@@ -1,5 +1,5 @@
-import RooftopCore
-import RooftopServices
+package import RooftopCore
+package import RooftopServices
 
 /// GitHub (Parse's `auth.github`): `authData.github` is `{"id", "access_token"}`; `GET /user`
 /// with the token must name the same user id, and gives the profile.

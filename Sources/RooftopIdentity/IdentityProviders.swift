@@ -1,4 +1,4 @@
-import RooftopServices
+package import RooftopServices
 
 /// Builds the configured sign-in providers: the composition root's one call into this target.
 package enum IdentityProviders {

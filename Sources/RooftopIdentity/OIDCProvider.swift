@@ -1,6 +1,6 @@
 import JWTKit
-import RooftopCore
-import RooftopServices
+package import RooftopCore
+package import RooftopServices
 
 /// A provider whose clients send an OpenID Connect ID token: any issuer found by discovery,
 /// and Sign in with Apple and Google as presets of it.

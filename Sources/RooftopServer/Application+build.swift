@@ -1,15 +1,15 @@
-public import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 import NIOCore
 import RooftopHTTP
-package import RooftopIdentity
+import RooftopIdentity
 import RooftopServices
 import RooftopStorage
 
 /// Builds the server from `dependencies`: the use cases, the REST responder, the other nodes'
 /// cache invalidations and the maintenance job — the one wiring used by `rooftop serve`, tests
 /// and benchmarks. The database and the mail queue are the caller's to run (see `ServeCommand`).
-public func buildApplication(
+package func buildApplication(
     _ dependencies: Dependencies, host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let store = dependencies.store

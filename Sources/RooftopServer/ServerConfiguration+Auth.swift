@@ -1,5 +1,5 @@
 import RooftopCore
-package import RooftopIdentity
+import RooftopIdentity
 import RooftopServices
 
 extension ServerConfiguration {

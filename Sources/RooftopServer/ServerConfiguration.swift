@@ -1,9 +1,9 @@
 import Foundation
 import Logging
-import RooftopCore
-import RooftopHTTP
+package import RooftopCore
+package import RooftopHTTP
 package import RooftopIdentity
-import RooftopServices
+package import RooftopServices
 
 /// The server's typed configuration, layered: defaults < `rooftop.json` < environment < flags.
 ///

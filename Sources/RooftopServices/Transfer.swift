@@ -1,6 +1,6 @@
 import Foundation
-public import RooftopCore
-public import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// Moves a whole database between stores of any kind (SQLite → PostgreSQL, and back): every
 /// class's schema, every object with its internal fields (password hashes, session digests),
@@ -8,14 +8,14 @@ public import RooftopStorage
 ///
 /// The export is deterministic (classes by name, objects by objectId, keys sorted), so exporting
 /// an imported database gives the same bytes.
-public enum Transfer {
+package enum Transfer {
     /// The first line of an export.
-    public static let header: JSON = ["format": "rooftop-export", "version": 1]
+    package static let header: JSON = ["format": "rooftop-export", "version": 1]
     static let page = 500
 
     /// Writes every class of `store` to `emit`, one JSON line at a time; `progress` hears
     /// (class, objects done, objects in the class).
-    public static func export(
+    package static func export(
         _ store: any DataStore, emit: (String) throws -> Void, progress: (String, Int, Int) -> Void = { _, _, _ in }
     ) async throws {
         try emit(line(header))
@@ -75,7 +75,7 @@ public enum Transfer {
     static func line(_ json: JSON) -> String { DocumentCoding.canonicalString(json) }
 
     /// Reads an export into `store`, which must hold no class yet; `progress` hears the lines done.
-    public static func importing(_ lines: some Sequence<String>, into store: any DataStore, progress: (Int) -> Void = { _ in }) async throws {
+    package static func importing(_ lines: some Sequence<String>, into store: any DataStore, progress: (Int) -> Void = { _ in }) async throws {
         guard try await store.allSchemas().isEmpty else { throw TransferError("the target database is not empty: import needs a new database") }
         var number = 0
         var schemas: [ClassName: ClassSchema] = [:]
@@ -147,8 +147,8 @@ public enum Transfer {
 }
 
 /// Why an export could not be read or imported.
-public struct TransferError: Error, CustomStringConvertible {
+package struct TransferError: Error, CustomStringConvertible {
     /// What is wrong, with the line when there is one.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }

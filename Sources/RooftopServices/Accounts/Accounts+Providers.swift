@@ -1,4 +1,4 @@
-public import RooftopCore
+import RooftopCore
 import RooftopStorage
 
 extension Accounts {

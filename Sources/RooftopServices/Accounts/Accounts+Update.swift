@@ -1,10 +1,10 @@
-public import RooftopCore
+package import RooftopCore
 import RooftopStorage
 
 extension Accounts {
     /// `PUT /users/:id`: only the user itself (or the master key) may, else 206. A new password
     /// is hashed and ends every session of the user; the answer then carries a fresh token.
-    public func updateUser(
+    package func updateUser(
         _ userId: String, body: [String: JSON], principal: Principal, installationId: String?, acceptLanguage: String? = nil
     ) async throws -> [String: JSON] {
         try checkSelf(userId, principal)
@@ -84,7 +84,7 @@ extension Accounts {
     }
 
     /// `DELETE /users/:id`: the user itself or the master key; its sessions go with it.
-    public func deleteUser(_ userId: String, principal: Principal) async throws {
+    package func deleteUser(_ userId: String, principal: Principal) async throws {
         try checkSelf(userId, principal)
         let schema = try await objects.store.schema(.user)
         let decision = try AccessPolicy.check(.delete, on: .user, clp: schema?.clp ?? .open, principal: principal)

@@ -1,11 +1,11 @@
-public import RooftopCore
+package import RooftopCore
 
 /// One `authData` provider: checks the data a client sends and names the identity in it.
 ///
 /// Real providers (Apple, Google, …, in `RooftopIdentity`) verify a token against the provider
 /// here; the accounts use cases only see the identity they return. Adding a provider means
 /// adding one of these.
-public protocol AuthProvider: Sendable {
+package protocol AuthProvider: Sendable {
     /// The `authData` key, e.g. `anonymous`.
     var name: String { get }
     /// The identity, after validation; a token that doesn't validate is 101 (Parse), and the
@@ -15,20 +15,20 @@ public protocol AuthProvider: Sendable {
 
 /// Who a provider says signed in: its subject id and the non-secret profile claims it vouches
 /// for. Never a token: this is what the user keeps in `authData.<provider>`.
-public struct VerifiedIdentity: Sendable, Equatable {
+package struct VerifiedIdentity: Sendable, Equatable {
     /// The `authData` key of the provider.
-    public var provider: String
+    package var provider: String
     /// The provider's stable id of the person (`sub`, Facebook's and GitHub's user id).
-    public var subject: String
+    package var subject: String
     /// The email address the provider gave, if any.
-    public var email: String?
+    package var email: String?
     /// Whether the provider says it verified `email`.
-    public var emailVerified: Bool
+    package var emailVerified: Bool
     /// The display name the provider gave, if any.
-    public var name: String?
+    package var name: String?
 
     /// Creates an identity.
-    public init(provider: String, subject: String, email: String? = nil, emailVerified: Bool = false, name: String? = nil) {
+    package init(provider: String, subject: String, email: String? = nil, emailVerified: Bool = false, name: String? = nil) {
         self.provider = provider
         self.subject = subject
         self.email = email
@@ -49,15 +49,15 @@ public struct VerifiedIdentity: Sendable, Equatable {
 }
 
 /// `authData.anonymous`: a device-generated UUID, nothing to verify but its shape.
-public struct AnonymousAuthProvider: AuthProvider {
+package struct AnonymousAuthProvider: AuthProvider {
     /// `anonymous`.
-    public let name = "anonymous"
+    package let name = "anonymous"
 
     /// Creates the provider.
-    public init() {}
+    package init() {}
 
     /// Only a string UUID: an operator object or empty id can't become a lookup of someone else.
-    public func validate(_ data: [String: JSON]) async throws -> VerifiedIdentity {
+    package func validate(_ data: [String: JSON]) async throws -> VerifiedIdentity {
         guard case .string(let id)? = data["id"], Self.isUUID(id) else {
             throw ParseError(.invalidJSON, "authData.anonymous.id must be a UUID string.")
         }
@@ -72,11 +72,11 @@ public struct AnonymousAuthProvider: AuthProvider {
 }
 
 /// The enabled providers by name; anything else is 252, as in Parse.
-public struct AuthProviders: Sendable {
+package struct AuthProviders: Sendable {
     let providers: [String: any AuthProvider]
 
     /// Creates the registry from explicitly enabled providers.
-    public init(_ providers: [any AuthProvider]) {
+    package init(_ providers: [any AuthProvider]) {
         self.providers = Dictionary(providers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
