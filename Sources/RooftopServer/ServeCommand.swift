@@ -21,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "rooftop")
         logger.logLevel = configuration.swiftLogLevel
         let database = try Database.open(configuration, logger: logger)
+        for warning in configuration.startupWarnings(appId: keys.appId) { logger.warning("\(warning)") }
         var http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
         let mail: AccountMail?
         do {
