@@ -10,6 +10,12 @@ extension ParseRoutes {
 
         // Objects. `_User` writes are account writes (hashing, uniqueness, sessions) and count
         // as the account routes they stand for, as in Parse.
+        // `_Installation` has its own rules (RooftopServices/Installations), on both of its paths.
+        Route(.get, "/classes/_Installation", .client, className: "_Installation") { try await $0.findInstallations($1) },
+        Route(.post, "/classes/_Installation", .client, className: "_Installation") { try await $0.createInstallation($1) },
+        Route(.get, "/classes/_Installation/:objectId", .client, className: "_Installation") { try await $0.getInstallation($1) },
+        Route(.put, "/classes/_Installation/:objectId", .client, className: "_Installation") { try await $0.updateInstallation($1) },
+        Route(.delete, "/classes/_Installation/:objectId", .client, className: "_Installation") { try await $0.deleteInstallation($1) },
         Route(.get, "/classes/:className", .client) { try await $0.find($1) },
         // In a `/batch` transaction they are plain object writes of custom fields (account
         // fields are refused there), as before the route table.
@@ -31,6 +37,13 @@ extension ParseRoutes {
         Route(.get, "/roles/:objectId", .client, className: "_Role") { try await $0.get($1) },
         Route(.put, "/roles/:objectId", .client, transactional: .update, className: "_Role") { try await $0.update($1) },
         Route(.delete, "/roles/:objectId", .client, transactional: .delete, className: "_Role") { try await $0.delete($1) },
+
+        // Installations: the same handlers as `/classes/_Installation`.
+        Route(.get, "/installations", .client, className: "_Installation") { try await $0.findInstallations($1) },
+        Route(.post, "/installations", .client, className: "_Installation") { try await $0.createInstallation($1) },
+        Route(.get, "/installations/:objectId", .client, className: "_Installation") { try await $0.getInstallation($1) },
+        Route(.put, "/installations/:objectId", .client, className: "_Installation") { try await $0.updateInstallation($1) },
+        Route(.delete, "/installations/:objectId", .client, className: "_Installation") { try await $0.deleteInstallation($1) },
 
         // Users and accounts.
         Route(.post, "/users", .client) { try await $0.signUp($1) },

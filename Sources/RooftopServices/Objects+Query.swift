@@ -63,15 +63,20 @@ extension Objects {
         return rendered
     }
 
-    func prepareGet(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> (FindRequest, ClassSchema)
-    {
-        try checkReadClassAccess(className, principal: principal)
+    /// - Parameter pin: a condition the object must also meet, set by a use case with its own
+    ///   rules for the class (a client reads only its own installation); the generic refusal of
+    ///   internal classes then does not apply.
+    func prepareGet(
+        _ className: ClassName, objectId: String, params: [String: JSON], principal: Principal, pin: QueryNode? = nil
+    ) async throws -> (FindRequest, ClassSchema) {
+        if pin == nil { try checkReadClassAccess(className, principal: principal) }
         for key in params.keys where !Objects.getParameters.contains(key) {
             throw ParseError(.invalidQuery, "Improper encode of parameter")
         }
         let options = try FindOptions(params: params, defaultLimit: 1, maxLimit: 1, limits: config.queryLimits)
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
-        let query = try Objects.ownSessionsOnly(className, .field(FieldPath(field: .objectId), .equals(.string(objectId))), principal: principal)
+        var query = try Objects.ownSessionsOnly(className, .field(FieldPath(field: .objectId), .equals(.string(objectId))), principal: principal)
+        if let pin { query = .and([query, pin]) }
         let scope = try await readScope(className, schema: schema, query: query, operation: .get, principal: principal)
         return (FindRequest(className: className, query: query, options: options, scope: scope), schema)
     }

@@ -59,6 +59,12 @@ package struct Objects: Sendable {
     package func planCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
         try Objects.refuseAuditWrites(className)
         try checkClassAccess(className, principal: principal)
+        return try await planAdmittedCreate(className, body: body, principal: principal)
+    }
+
+    /// A create whose class the caller may write, as a use case with its own rules (installations)
+    /// has decided: class-level permissions, ACLs and schema rules still apply.
+    func planAdmittedCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
         let schema = try await store.schema(className)
         // Permission first, so a caller who may not create learns nothing of required fields.
         if let schema { _ = try AccessPolicy.check(.create, on: className, clp: schema.clp, principal: principal) }
@@ -79,8 +85,9 @@ package struct Objects: Sendable {
         if write.acl == nil, !write.clearsACL, let userId = principal.userId, config.defaultACL(for: className) == .owner {
             write.acl = ACL(readers: [userId], writers: [userId])
         }
+        // `_Installation` is a system class: a device's first save creates it, as in Parse.
         let grant = SchemaGrant(
-            createClass: principal.isMaster || config.allowClientClassCreation,
+            createClass: principal.isMaster || config.allowClientClassCreation || className == .installation,
             addFields: try schema.map { s throws(ParseError) in try addFieldAllowed(s, principal) } ?? true, maxFields: config.maxFieldsPerClass)
         return .insert(className: className, objectId: objectId, at: clock(), write: write, grant: grant)
     }
@@ -126,6 +133,11 @@ package struct Objects: Sendable {
     package func planUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
         try Objects.refuseAuditWrites(className)
         try checkClassAccess(className, principal: principal)
+        return try await planAdmittedUpdate(className, objectId: objectId, body: body, principal: principal)
+    }
+
+    /// An update whose class the caller may write, as `planAdmittedCreate`.
+    func planAdmittedUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
         var write = try ObjectWrite(body: body, isCreate: false)
         if className == .role { try RoleRules.validate(write, isCreate: false) }
         if className == .user { try Objects.refuseAccountFields(write) }

@@ -34,6 +34,14 @@ public struct ClassSchema: Sendable, Equatable {
             fields.merge(
                 ["user": .pointer(.user), "installationId": .string, "sessionToken": .string, "expiresAt": .date, "createdWith": .object]
             ) { a, _ in a }
+        case "_Installation":
+            fields.merge(
+                [
+                    "installationId": .string, "deviceToken": .string, "channels": .array, "deviceType": .string, "pushType": .string,
+                    "GCMSenderId": .string, "timeZone": .string, "localeIdentifier": .string, "badge": .number, "appVersion": .string,
+                    "appName": .string, "appIdentifier": .string, "parseVersion": .string,
+                ]
+            ) { a, _ in a }
         default: break
         }
         return fields
