@@ -82,6 +82,10 @@ extension ParseRoutes {
 
         Route(.post, "/batch", .client) { try await $0.batch($1) },
 
+        // What the SDKs and the dashboard call: analytics (accepted, not stored) and server info.
+        Route(.post, "/events/:name", .client) { try await $0.event($1) },
+        Route(.get, "/serverInfo", .master) { try await $0.serverInfo($1) },
+
         // Files: not stored yet. The upload's body is the file, never JSON.
         Route(.post, "/files/:filename", .client, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
         Route(.get, "/files/:appId/:filename", .open, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
