@@ -170,6 +170,39 @@ import Testing
         }
     }
 
+    /// The requests unmodified Parse SDKs send: the JS SDK's (keys and `_method` in a text body),
+    /// the iOS SDK's first save and its later `AddUnique` of a channel.
+    @Test func parseSDKSavesWork() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let keys = #""_ApplicationId":"\#(testAppId)","_ClientVersion":"js5.3.0","_InstallationId":"\#(Self.deviceB)""#
+            let js = try await call(
+                client, .post, "/parse/classes/_Installation",
+                body: #"{"deviceType":"web","installationId":"\#(Self.deviceB)","parseVersion":"5.3.0",\#(keys)}"#, appId: "")
+            #expect(js.status == 201)
+            let jsId = try #require(js.json["objectId"]?.stringValue)
+            let fetched = try await call(client, .post, "/parse/classes/_Installation/\(jsId)", body: #"{"_method":"GET",\#(keys)}"#, appId: "")
+            #expect(fetched.json["deviceType"] == "web")
+
+            let ios = try await call(
+                client, .post, "/parse/classes/_Installation",
+                body: #"{"deviceType":"ios","installationId":"\#(Self.deviceA.lowercased())","timeZone":"America/Los_Angeles","#
+                    + #""appName":"Notes","appVersion":"1","appIdentifier":"com.example.notes","parseVersion":"1.19.4","#
+                    + #""localeIdentifier":"en-US","badge":0,"deviceToken":"\#(Self.apnsToken.lowercased())"}"#,
+                headers: device(Self.deviceA.lowercased()))
+            #expect(ios.status == 201)
+            let iosId = try #require(ios.json["objectId"]?.stringValue)
+            let subscribe = try await call(
+                client, .put, "/parse/classes/_Installation/\(iosId)",
+                body: #"{"channels":{"__op":"AddUnique","objects":["Giants"]},"badge":{"__op":"Increment","amount":1}}"#,
+                headers: device(Self.deviceA.lowercased()))
+            #expect(subscribe.status == 200)
+            #expect(subscribe.json["badge"] == 1)
+            let stored = try await call(client, .get, "/parse/installations/\(iosId)", master: true)
+            #expect(stored.json["channels"] == ["Giants"])
+            #expect(stored.json["appIdentifier"] == "com.example.notes")
+        }
+    }
+
     /// A session opened with an installation id records it, and a new login from the same
     /// device replaces that device's session.
     @Test func sessionsAreTiedToTheirInstallation() async throws {

@@ -15,10 +15,11 @@ enum InstallationFields {
     /// 114: a malformed device token.
     static let invalidDeviceToken = ParseError.Code(114)
 
-    /// The platforms the Parse SDKs (and Rooftop's) report as `deviceType`.
+    /// The platforms the Parse SDKs (and Rooftop's) report as `deviceType` (Parse-Swift says
+    /// `applewatch`, the JS SDK `web`, the Unity SDK `unity`).
     static let deviceTypes: Set<String> = [
-        "ios", "osx", "macos", "tvos", "watchos", "visionos", "android", "fcm", "web", "win", "windows", "winrt", "winphone", "dotnet",
-        "embedded", "linux", "fuchsia",
+        "ios", "osx", "macos", "tvos", "watchos", "applewatch", "visionos", "android", "fcm", "web", "win", "windows", "winrt", "winphone",
+        "dotnet", "unity", "embedded", "linux", "fuchsia",
     ]
     /// The most channels one installation may hold.
     static let maxChannels = 500

@@ -95,6 +95,7 @@ package struct Installations: Sendable {
         try await objects.delete(.installation, objectId: objectId, principal: principal)
     }
 
+    /// 119 with Parse's message unless the master key asks.
     static func masterOnly(_ operation: String, _ principal: Principal) throws(ParseError) {
         guard principal.isMaster else {
             throw ParseError(.operationForbidden, "Clients aren't allowed to perform the \(operation) operation on the installation collection.")
