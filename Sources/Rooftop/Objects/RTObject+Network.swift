@@ -34,6 +34,7 @@ extension RTObject {
 
     func save(visiting: Set<ObjectIdentifier>) async throws {
         let client = try RTClient.current()
+        if let installation = self as? RTInstallation { return try await installation.upsert(client) }
         if let user = self as? RTUser {
             if user.isLazy { return try await user.createAutomaticUser(client) }
             guard user.objectId != nil else {

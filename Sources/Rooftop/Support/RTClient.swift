@@ -9,6 +9,7 @@ final class RTClient: @unchecked Sendable {
     private let lock = NSLock()
     private var defaultACLSetting: (acl: RTACL, forCurrentUser: Bool)?
     private var automaticUser = false
+    private var currentInstallation: RTInstallation?
 
     init(configuration: RTConfiguration) {
         self.configuration = configuration
@@ -42,6 +43,16 @@ final class RTClient: @unchecked Sendable {
     var defaultACL: (acl: RTACL, forCurrentUser: Bool)? {
         get { lock.withLock { defaultACLSetting } }
         set { lock.withLock { defaultACLSetting = newValue } }
+    }
+
+    /// This install's `RTInstallation`, made on first use with the transport's installation id.
+    var installation: RTInstallation {
+        lock.withLock {
+            if let currentInstallation { return currentInstallation }
+            let made = RTInstallation(installationId: transport.installationId)
+            currentInstallation = made
+            return made
+        }
     }
 
     var automaticUserEnabled: Bool {
