@@ -122,6 +122,11 @@ import Testing
             #expect(items[0]["success"]?["objectId"]?.stringValue != nil)
             #expect(items[1]["success"]?["objectId"] == items[0]["success"]?["objectId"])
             #expect(items[2]["error"]?["code"] == 119)
+            // Other spellings of the class never reach the generic object routes.
+            for path in ["/parse/classes/%5FInstallation", "/parse/classes/_installation", "/parse/classes/_Installation/"] {
+                let other = try await call(client, .get, path)
+                #expect(other.status == 400 && other.json["results"] == nil, "\(path): \(other.json)")
+            }
             let transaction = try await call(client, .post, "/parse/batch", body: #"{"transaction":true,"requests":[\#(item)]}"#)
             #expect(transaction.json["code"] == 107)
             #expect(try await call(client, .get, "/parse/installations", master: true).json["results"]?.arrayValue?.count == 1)
