@@ -203,6 +203,24 @@ import Testing
         }
     }
 
+    /// Ten first saves of one device at once, on ten connections: one installation, every save
+    /// answered (201 for the one that created it, 200 for the others).
+    @Test func concurrentFirstSavesMakeOneInstallation() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let port = try #require(client.port)
+            let body = #"{"installationId":"\#(Self.deviceA)","deviceType":"ios","channels":{"__op":"AddUnique","objects":["news"]}}"#
+            let request =
+                "POST /parse/installations HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Parse-Application-Id: \(testAppId)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            let statuses = await parallelRequests(port: port, Array(repeating: request, count: 10))
+            #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == 200 }.count == 9, "\(statuses)")
+            let all = try #require(try await call(client, .get, "/parse/installations", master: true).json["results"]?.arrayValue)
+            #expect(all.count == 1)
+            #expect(all.first?["channels"] == ["news"])
+        }
+    }
+
     /// A session opened with an installation id records it, and a new login from the same
     /// device replaces that device's session.
     @Test func sessionsAreTiedToTheirInstallation() async throws {

@@ -50,7 +50,8 @@ public struct ClassSchema: Sendable, Equatable {
     /// Whether `name` is one of the class's default fields.
     public func isDefaultField(_ name: String) -> Bool { ClassSchema.defaultFields(for: className)[name] != nil }
 
-    /// Fields whose values must be unique in the class (role names; user names come later).
+    /// Fields whose values must be unique in the class (role names, user names and emails, session
+    /// tokens, installation ids).
     public var uniqueFields: [String] {
         switch className {
         case .role: ["name"]
@@ -61,6 +62,8 @@ public struct ClassSchema: Sendable, Equatable {
             ]
                 + fields.keys.filter { $0.hasPrefix(FieldName.authIdPrefix) }.sorted()
         case .session: [InternalField.sessionToken.rawValue]
+        // One installation per device: concurrent first saves of a device can't both create one.
+        case .installation: ["installationId"]
         default: []
         }
     }

@@ -28,6 +28,17 @@ package struct Installations: Sendable {
     ///
     /// - Parameter installationId: the request's `X-Parse-Installation-Id`, if any.
     package func save(body: [String: JSON], objectId: String?, principal: Principal, installationId header: String?) async throws -> Saved {
+        do {
+            return try await saveOnce(body: body, objectId: objectId, principal: principal, installationId: header)
+        } catch let error as ParseError where error.code == .duplicateValue {
+            // `installationId` is unique: a concurrent first save of the same device created the
+            // installation between this save's lookup and its write. Looked up again, it is found
+            // and updated, as if the two saves had come one after the other.
+            return try await saveOnce(body: body, objectId: objectId, principal: principal, installationId: header)
+        }
+    }
+
+    private func saveOnce(body: [String: JSON], objectId: String?, principal: Principal, installationId header: String?) async throws -> Saved {
         var body = try InstallationFields.normalized(body)
         let bodyId = body["installationId"]?.stringValue
         let installationId = try bodyId ?? (principal.isMaster ? nil : header.map(InstallationFields.installationId))
@@ -109,7 +120,9 @@ package struct Installations: Sendable {
         if let objectId { alternatives.append(.field(FieldPath(field: .objectId), .equals(.string(objectId)))) }
         if let installationId { alternatives.append(.field(FieldPath(field: .installationId), .equals(.string(installationId)))) }
         if let deviceToken { alternatives.append(.field(FieldPath(field: .deviceToken), .equals(.string(deviceToken)))) }
-        guard !alternatives.isEmpty, try await objects.store.schema(.installation) != nil else { return [] }
+        // No check of the cached schema first: a class another node (or a concurrent save) just
+        // created may not be in this node's cache yet, and `find` reloads it for an unknown class.
+        guard !alternatives.isEmpty else { return [] }
         var options = FindOptions()
         options.limit = 100
         let request = FindRequest(
