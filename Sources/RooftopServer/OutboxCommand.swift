@@ -30,7 +30,7 @@ struct OutboxCommand: ParsableCommand {
             do {
                 print(try outbox.show(chosen))
             } catch let error as MailError {
-                throw ValidationError(error.description)
+                throw CommandFailure(error.description, status: CommandFailure.noInput)
             }
         }
     }

@@ -67,6 +67,18 @@ package struct ServerConfiguration: Sendable {
         }
     }
 
+    /// The values of ``environmentValues(_:)``, each with the variable it came from.
+    package static func environmentEntries(_ env: [String: String]) -> [(variable: String, values: [String: JSON])] {
+        var entries: [(variable: String, values: [String: JSON])] = []
+        for key in definitions {
+            // The last name wins, as in environmentValues.
+            if let variable = key.environmentNames.last(where: { env[$0] != nil }), let value = env[variable] {
+                entries.append((variable, [key.name: .string(value)]))
+            }
+        }
+        return entries
+    }
+
     /// Values from the known `ROOFTOP_*` and `PARSE_SERVER_*` variables (ROOFTOP_ wins), by key.
     package static func environmentValues(_ env: [String: String]) -> [String: JSON] {
         var values: [String: JSON] = [:]
