@@ -93,7 +93,7 @@ struct DatabasePoolService: Service {
 /// `--data-dir` and `--database-url` of the commands that read an existing database while the
 /// server may run (`audit`, `explain`).
 struct ExistingDatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir = "./rooftop-data"
+    @Option(name: .customLong("data-dir"), help: "Data directory.") var dataDir = "./rooftop-data"
     @Option(name: .customLong("database-url"), help: "The PostgreSQL database (default: databaseURI from the environment, else SQLite).")
     var databaseURL: String?
 

@@ -63,6 +63,17 @@ extension ServerProcessTests {
         }
     }
 
+    /// Each default is said once: not in the help text and again by ArgumentParser.
+    @Test func helpSaysEachDefaultOnce() throws {
+        let commands = [[], ["serve"], ["config", "print"], ["outbox", "list"], ["audit"], ["export"], ["import"], ["backup"], ["explain"]]
+        for command in commands {
+            let (status, output) = try runCommand(binary, command + ["--help"])
+            #expect(status == 0, "\(command): \(output)")
+            let twice = output.range(of: #"\(default[^)]*\)\.?\s+\(default:"#, options: .regularExpression)
+            #expect(twice == nil, "\(command): \(output)")
+        }
+    }
+
     /// The first Ctrl-C waits for requests in flight (up to the graceful timeout, here a minute);
     /// a second stops at once.
     @Test func aSecondInterruptStopsAtOnce() async throws {
