@@ -18,6 +18,7 @@ package struct ParseResponder: HTTPResponder {
     let config: HTTPConfiguration
     let routes: ParseRoutes
     let logger: Logger
+    let proxyWarning = UntrustedProxyWarning()
 
     /// Creates the responder.
     package init(
@@ -36,6 +37,7 @@ package struct ParseResponder: HTTPResponder {
         var response: Response
         do {
             let forwardedFor = Self.forwardedFor.flatMap { request.headers[$0] }
+            proxyWarning.check(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies, logger: logger)
             let client = ClientInfo(
                 ip: Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies),
                 userAgent: request.headers[.userAgent])
@@ -150,16 +152,29 @@ package struct ParseResponder: HTTPResponder {
             clientIP: ClientInfo.current.ip)
         guard RouteMethod(request.method) != nil, let (route, routed) = ParseRoutes.route(for: parseRequest), case .page(let handler) = route.handler
         else {
-            try await routes.check(parseRequest, against: nil, method: request.method.rawValue)
-            return pages.notFound(page)
+            let check = { try await routes.check(parseRequest, against: nil, method: request.method.rawValue) }
+            return try await Self.refusingAsPage(pages, page, check) ?? pages.notFound(page)
         }
         page.pathParameters = routed.pathParameters
-        try await routes.check(routed, against: route)
+        if let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(routed, against: route) }) { return refused }
         if case .form(let limit) = route.body {
             try Self.refuseDeclaredLength(request, limit: limit)
             page.form = HostedPages.form(String(buffer: try await request.body.collect(upTo: limit)))
         }
         return try await handler(pages, page)
+    }
+
+    /// Runs `check`; a rate limit it hits becomes the hosted "too many attempts" page (an
+    /// `XMLHttpRequest` post keeps Parse's JSON), so a person at a form never reads raw JSON.
+    /// Returns nil when `check` passes.
+    private static func refusingAsPage(_ pages: HostedPages, _ page: PageRequest, _ check: () async throws -> Void) async throws -> Response? {
+        do {
+            try await check()
+            return nil
+        } catch let limited as RateLimiter.Limited {
+            guard let answer = pages.tooManyRequests(page, retryAfter: limited.retryAfter) else { throw limited }
+            return answer
+        }
     }
 
     /// Built once: a header name is validated when it is made.
