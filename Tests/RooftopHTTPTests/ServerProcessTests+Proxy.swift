@@ -25,4 +25,19 @@ extension ServerProcessTests {
         #expect(try await warnings(trusting: nil) == 1)
         #expect(try await warnings(trusting: "127.0.0.1") == 0)
     }
+
+    /// The configuration docs/deployment.md shows for a server behind a proxy is one the server
+    /// accepts as written.
+    @Test func theDeploymentGuidesConfigurationIsAccepted() throws {
+        let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/deployment.md"), encoding: .utf8)
+        let start = try #require(guide.range(of: "```json\n"))
+        let end = try #require(guide.range(of: "\n```", range: start.upperBound..<guide.endIndex))
+        let dir = try temporaryDirectory("guide")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("rooftop.json")
+        try String(guide[start.upperBound..<end.lowerBound]).write(to: file, atomically: true, encoding: .utf8)
+        let (status, output) = try runCommand(binary, ["config", "print", "--data-dir", dir.path, "--config", file.path])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains(#""trustProxy": ["#) && output.contains(#""appName": "Notes""#), "\(output)")
+    }
 }
