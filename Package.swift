@@ -52,6 +52,8 @@ let package = Package(
         // Identity providers (RooftopIdentity only): jwt-kit 5.8.0 is a security release.
         .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         // Micro-benchmarks only, behind the Benchmarks trait.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // Build-time only: `swift package generate-documentation` (scripts/docs) for the SDK's DocC.
@@ -120,6 +122,7 @@ let package = Package(
             dependencies: [
                 "RooftopCore", "RooftopServices", .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), nio("NIOHTTP1"), log,
+                .product(name: "Metrics", package: "swift-metrics", condition: server),
             ],
             swiftSettings: upcoming
         ),
@@ -133,6 +136,9 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
+                // Fenced: the only target that sees swift-prometheus (the metrics port).
+                .product(name: "Metrics", package: "swift-metrics", condition: server),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: server),
             ],
             swiftSettings: upcoming
         ),

@@ -19,6 +19,8 @@ package struct HTTPConfiguration: Sendable {
     package var masterKeyIps: [String] = ["127.0.0.1", "::1"]
     /// Where the API is mounted, e.g. `/parse`.
     package var mountPath: String = "/parse"
+    /// Per-request metrics through swift-metrics (on with `metricsPort`).
+    package var metrics = RequestMetrics(enabled: false)
     /// Largest JSON body accepted, in bytes.
     package var maxBodySize: Int = 1 << 20
     /// The most sub-requests one `/batch` may carry (Parse: `requestComplexity.batchRequestLimit`).

@@ -50,6 +50,11 @@ package struct ParseResponder: HTTPResponder {
             response = ErrorRenderer.response(error, logger: logger)
         }
         addCommonHeaders(&response)
+        if config.metrics.enabled {
+            let segments = request.uri.path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
+            config.metrics.record(
+                method: request.method, segments: segments, status: Int(response.status.code), duration: ContinuousClock.now - start)
+        }
         // At Parse's `verbose` level, as Parse Server: the line costs a sixth of a get-by-id.
         if logger.logLevel <= .debug {
             let elapsed = ContinuousClock.now - start

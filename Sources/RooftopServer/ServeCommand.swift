@@ -24,6 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
         let database = try Database.open(configuration, logger: logger)
         for warning in configuration.startupWarnings(appId: keys.appId) { logger.warning("\(warning)") }
         var http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
+        http.metrics.enabled = configuration.metricsPort > 0
         let mail: AccountMail?
         do {
             http.pages = try configuration.pageTemplates()
@@ -48,6 +49,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let pool = database.pool { services.append(DatabasePoolService(pool: pool)) }
         if let queue = mail?.queue { services.append(MailQueueService(queue: queue, logger: logger)) }
         services.append(AfterPreparation(prepare: database.prepare, service: app))
+        if configuration.metricsPort > 0 {
+            services.append(
+                MetricsEndpoint.application(host: configuration.metricsHost, port: configuration.metricsPort, mail: mail?.queue, logger: logger))
+        }
         // The first Ctrl-C (or SIGTERM) lets requests in flight finish; a second Ctrl-C during
         // that stop cuts them off at once (SecondInterrupt).
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -31,6 +31,10 @@ package struct ServerConfiguration: Sendable {
     /// Seconds a stop (SIGTERM/SIGINT) waits for in-flight requests before closing their
     /// connections; 0 waits as long as they take.
     package var gracefulShutdownTimeout = 30
+    /// Prometheus metrics on their own port; 0 is off.
+    package var metricsPort = 0
+    /// Where the metrics port listens.
+    package var metricsHost = "127.0.0.1"
     package var mail = MailSettings()
     /// The REST layer's settings; `appId` and `masterKey` are filled in by `http(appId:masterKey:)`
     /// once the key file has been read. `rateLimits` holds the configured rules only.
