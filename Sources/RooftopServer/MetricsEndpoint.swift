@@ -14,8 +14,10 @@ enum MetricsEndpoint {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let states = ["pending", "sent", "failed", "retried"]
+        let mailDescriptor = MetricNameDescriptor(
+            namespace: "rooftop", metricName: "mail", unitName: "messages", helpText: "Mail messages since the start, by state.")
         let mailGauges = Dictionary(
-            uniqueKeysWithValues: states.map { ($0, registry.makeGauge(name: "rooftop_mail_messages", labels: [("state", $0)])) })
+            uniqueKeysWithValues: states.map { ($0, registry.makeGauge(descriptor: mailDescriptor, labels: [("state", $0)])) })
         let router = Router()
         router.get("/metrics") { _, _ -> Response in
             if let mail {
