@@ -20,13 +20,13 @@ public struct ParseResponder: HTTPResponder {
     let logger: Logger
 
     /// Creates the responder.
-    public init(
-        config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, limiter: RateLimiter = .off,
-        logger: Logger
+    package init(
+        config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, files: Files,
+        limiter: RateLimiter = .off, logger: Logger
     ) {
         self.config = config
         self.routes = ParseRoutes(
-            config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, limiter: limiter)
+            config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, files: files, limiter: limiter)
         self.logger = logger
     }
 
@@ -76,7 +76,7 @@ public struct ParseResponder: HTTPResponder {
         if found.map({ $0.0.access != .open }) ?? true {
             try await authenticate(request, context: context, body: &body, into: &parseRequest, loggingIn: found?.0.pattern == "/login")
         }
-        guard let (route, routed) = found, case .api(let handler) = route.handler else {
+        guard let (route, routed) = found, !route.isPage else {
             // Counted like a hit, whatever the method: a miss must cost a guesser as much.
             try await routes.check(parseRequest, against: nil, method: request.method.rawValue)
             throw ParseRoutes.unknown(method: method?.rawValue ?? request.method.rawValue, segments: segments)
@@ -89,7 +89,11 @@ public struct ParseResponder: HTTPResponder {
         if route.method == .get || route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
         parseRequest.body = body
         try await routes.check(parseRequest, against: route)
-        return response(try await handler(routes, parseRequest), to: request)
+        switch route.handler {
+        case .api(let handler): return response(try await handler(routes, parseRequest), to: request)
+        case .raw(let handler): return try await handler(routes, parseRequest, request)
+        case .page: throw ParseRoutes.unknown(parseRequest)
+        }
     }
 
     /// The effective method and the JSON body. A route whose body is not JSON (a file upload)

@@ -20,9 +20,12 @@ public func buildApplication(
     accountsConfig.contextWords.append(dependencies.http.appId)
     let accounts = Accounts(
         objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig, mail: dependencies.mail)
+    let files = Files(
+        store: dependencies.fileStore, config: dependencies.files, clock: { clock.now() },
+        isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) })
     let responder = ParseResponder(
         config: dependencies.http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
-        aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts,
+        aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts, files: files,
         limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }), logger: dependencies.logger)
     // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
     store.cacheBus.onEvent { [roles = objects.roles] event in

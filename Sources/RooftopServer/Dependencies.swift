@@ -28,6 +28,10 @@ public struct Dependencies: Sendable {
     public var maintenanceInterval: Duration
     /// Where the server logs.
     public var logger: Logger
+    /// Where uploaded files are kept; `nil`: this server stores no files (the file routes are 130).
+    package var fileStore: (any FileStore)? = nil
+    /// Who may upload which files, and how large.
+    package var files = FilesConfiguration()
 
     /// Dependencies with the wall clock and hourly maintenance.
     public init(

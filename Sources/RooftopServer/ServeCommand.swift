@@ -29,9 +29,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let dependencies = Dependencies(
+        var dependencies = Dependencies(
             store: database.store, services: configuration.services, http: http, accounts: configuration.accounts,
             passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), mail: mail, logger: logger)
+        dependencies.fileStore = try Database.fileStore(configuration, store: database.store)
+        dependencies.files = configuration.files
         let config = configuration
         let app = buildApplication(dependencies, host: configuration.host, port: configuration.port) { port in
             KeyFile.printBanner(config, keys: keys, port: port)

@@ -37,6 +37,10 @@ package struct ServerConfiguration: Sendable {
     /// The use cases' settings, but for `allowClientClassCreation` (see `services`).
     package var serviceSettings = ServicesConfiguration()
     package var accounts = AccountsConfiguration()
+    /// Upload rules and size (`fileUpload`, `maxUploadSize`).
+    package var files = FilesConfiguration()
+    /// `disk` or `database`; unset: `disk` with SQLite, `database` with PostgreSQL.
+    package var fileStorage: String?
 
     package init() {}
 

@@ -6,6 +6,7 @@ import Logging
 import RooftopCore
 import RooftopCrypto
 import RooftopHTTP
+import RooftopPostgres
 import RooftopSQLite
 import RooftopServer
 import RooftopServices
@@ -37,6 +38,7 @@ extension LiveServerTest {
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
         accounts: AccountsConfiguration = AccountsConfiguration(), mail: AccountMail? = nil, clock: any ServerClock = WallClock(),
         maintenanceInterval: Duration = .seconds(3600), in directory: URL? = nil, wrap: (any DataStore) -> any DataStore = { $0 },
+        files: (inout FilesConfiguration) -> Void = { _ in }, wrapFiles: (any FileStore) -> any FileStore = { $0 },
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = directory ?? temporaryDataDirectory()
@@ -45,9 +47,12 @@ extension LiveServerTest {
         let (services, http) = testConfiguration(configure)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let dependencies = Dependencies(
+        var dependencies = Dependencies(
             store: wrap(opened.store), services: services, http: http, accounts: accounts, passwords: BcryptPasswordHasher(cost: 4),
             tokens: SessionTokens(), mail: mail, clock: clock, maintenanceInterval: maintenanceInterval, logger: logger)
+        // Files where the run's database is: PostgreSQL's tables, or a directory beside SQLite's file.
+        dependencies.fileStore = wrapFiles(try testFileStore(opened.store, in: dir))
+        files(&dependencies.files)
         let app = buildApplication(dependencies, host: "127.0.0.1", port: 0)
         do {
             try await app.test(.live) { client in try await body(client) }
@@ -56,6 +61,13 @@ extension LiveServerTest {
             throw error
         }
         await opened.close()
+    }
+
+    /// The file store of a test server on `store`: in the database when it is PostgreSQL, else
+    /// in `dir/files`.
+    func testFileStore(_ store: any DataStore, in dir: URL) throws -> any FileStore {
+        if let postgres = store as? PostgresStore { return PostgresFileStore(store: postgres) }
+        return try DiskFileStore(directory: dir.appendingPathComponent("files").path)
     }
 
     /// A new, not yet created, directory under the system's temporary directory.

@@ -1,0 +1,80 @@
+import RooftopCore
+import RooftopServices
+
+extension ServerConfiguration {
+    /// Uploaded files: where they are kept, who may upload which, and how large.
+    static let fileKeys: [ConfigKey] = [
+        ConfigKey(
+            "fileStorage", .string,
+            "where uploaded files are kept: `disk` (`<dataDir>/files`, one node) or `database` (PostgreSQL only, in 256 KiB chunks: "
+                + "every node sharing the database shares the files). Rooftop's own option — see [files.md](files.md)",
+            defaultNote: "`disk` with SQLite, `database` with PostgreSQL",
+            apply: { configuration, value in
+                let kind = try value.string()
+                try value.require(["disk", "database"].contains(kind), "must be disk or database")
+                configuration.fileStorage = kind
+            }, show: { .string($0.effectiveFileStorage) }),
+        ConfigKey(
+            "maxUploadSize", .string,
+            "largest file upload: bytes, or Parse's form (`20mb`, `500kb`, `1gb`); larger is 413 (code 130), before any of it is "
+                + "read when `Content-Length` declares it",
+            defaultNote: "`20mb`",
+            apply: { configuration, value in
+                guard let bytes = Self.parseSize(try value.string()), bytes > 0 else {
+                    throw value.error("must be a positive size such as 20mb, 500kb or 1048576")
+                }
+                configuration.files.maxUploadSize = bytes
+            }, show: { .number(Double($0.files.maxUploadSize)) }),
+        ConfigKey(
+            "fileUpload", .object,
+            "Parse Server's upload rules: `enableForPublic` (callers without a session; default `false`), `enableForAnonymousUser` "
+                + "(default `false`), `enableForAuthenticatedUser` (default `true`), `fileExtensions` (regular expressions one of which "
+                + "an upload's extension — and its declared type's — must match; `[\"*\"]` allows all; the master key is exempt). The "
+                + "default list refuses HTML, SVG, XML, scripts and executables — see [files.md](files.md)",
+            defaultNote: "see the description",
+            apply: { configuration, value in try configuration.applyFileUpload(value) },
+            show: { configuration in
+                let files = configuration.files
+                return [
+                    "enableForPublic": .bool(files.enableForPublic), "enableForAnonymousUser": .bool(files.enableForAnonymousUser),
+                    "enableForAuthenticatedUser": .bool(files.enableForAuthenticatedUser),
+                    "fileExtensions": .array(files.fileExtensions.map(JSON.string)),
+                ]
+            }),
+    ]
+
+    /// `fileStorage` in force: as set, else the database's own kind.
+    var effectiveFileStorage: String { fileStorage ?? (databaseURI == nil ? "disk" : "database") }
+
+    /// `fileUpload`: an object (or its JSON text) of Parse's four options.
+    mutating func applyFileUpload(_ value: ConfigValue) throws {
+        for (key, json) in try value.object() {
+            let item = value.member(key, json)
+            switch key {
+            case "enableForPublic": files.enableForPublic = try item.bool()
+            case "enableForAnonymousUser": files.enableForAnonymousUser = try item.bool()
+            case "enableForAuthenticatedUser": files.enableForAuthenticatedUser = try item.bool()
+            case "fileExtensions":
+                let patterns = try item.list()
+                for pattern in patterns where pattern != "*" {
+                    guard (try? Regex(pattern)) != nil else { throw item.error("has \(pattern), which is not a regular expression") }
+                }
+                files.fileExtensions = patterns
+            default:
+                throw value.unknownMember(
+                    key, known: ["enableForPublic", "enableForAnonymousUser", "enableForAuthenticatedUser", "fileExtensions"])
+            }
+        }
+    }
+
+    /// Bytes of `1048576`, `500kb`, `20mb` or `1gb` (Parse's units, powers of 1024).
+    static func parseSize(_ text: String) -> Int? {
+        let lower = text.lowercased().filter { $0 != " " }
+        let units: [(String, Int)] = [("gb", 1 << 30), ("mb", 1 << 20), ("kb", 1 << 10), ("b", 1)]
+        for (suffix, factor) in units where lower.hasSuffix(suffix) {
+            guard let n = Int(lower.dropLast(suffix.count)), n <= Int.max / factor else { return nil }
+            return n * factor
+        }
+        return Int(lower)
+    }
+}
