@@ -21,6 +21,9 @@ public struct HTTPConfiguration: Sendable {
     public var mountPath: String = "/parse"
     /// Largest JSON body accepted, in bytes.
     public var maxBodySize: Int = 1 << 20
+    /// Largest file upload, in bytes (`maxUploadSize`; `buildApplication` copies it from the
+    /// files' configuration); bounds the JavaScript SDK's base64 form.
+    public var maxUploadSize: Int = 20 << 20
     /// The most sub-requests one `/batch` may carry (Parse: `requestComplexity.batchRequestLimit`).
     public var batchRequestLimit: Int = 50
     /// Path prefixes accepted in batch sub-request paths: the mount path, plus the path of

@@ -4,7 +4,7 @@ public import Hummingbird
 import Logging
 import NIOCore
 import RooftopCore
-public import RooftopServices
+import RooftopServices
 
 /// The Parse REST API as one Hummingbird responder.
 ///
@@ -101,7 +101,14 @@ public struct ParseResponder: HTTPResponder {
     /// JSON object whose `_method` may change the method.
     private func methodAndBody(_ request: Request, segments: [String]) async throws -> (RouteMethod?, [String: JSON]) {
         let method = RouteMethod(request.method)
-        if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON { return (method, [:]) }
+        if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON {
+            // The JavaScript SDK's base64 form of an upload: a JSON body carrying the keys and
+            // `base64`, and no key header; bounded by the upload limit (in base64).
+            if case .stream = route.body, Self.applicationId.flatMap({ request.headers[$0] }) == nil, request.headers[.authorization] == nil {
+                return (method, try await readBody(request, limit: config.maxBodySize + (config.maxUploadSize / 3 + 1) * 4))
+            }
+            return (method, [:])
+        }
         var body = try await readBody(request)
         guard method == .post, let override = body["_method"]?.stringValue else { return (method, body) }
         guard let overridden = RouteMethod(rawValue: override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
@@ -168,6 +175,8 @@ public struct ParseResponder: HTTPResponder {
 
     /// Built once: a header name is validated when it is made.
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")
+    /// `X-Parse-Application-Id`.
+    static let applicationId = HTTPField.Name("X-Parse-Application-Id")
 
     /// The socket's address, or — only when that is a trusted proxy — the right-most address in
     /// `X-Forwarded-For` that is not a trusted proxy itself. Computed once per request: the
@@ -184,10 +193,11 @@ public struct ParseResponder: HTTPResponder {
         return socket
     }
 
-    private func readBody(_ request: Request) async throws -> [String: JSON] {
-        try Self.refuseDeclaredLength(request, limit: config.maxBodySize)
+    private func readBody(_ request: Request, limit: Int? = nil) async throws -> [String: JSON] {
+        let limit = limit ?? config.maxBodySize
+        try Self.refuseDeclaredLength(request, limit: limit)
         // Over the limit: the error renderer answers 413.
-        let buffer = try await request.body.collect(upTo: config.maxBodySize)
+        let buffer = try await request.body.collect(upTo: limit)
         let bytes = buffer.readableBytesView
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         guard case .object(let object) = try JSONParser.parse(bytes) else {

@@ -23,8 +23,10 @@ public func buildApplication(
     let files = Files(
         store: dependencies.fileStore, config: dependencies.files, clock: { clock.now() },
         isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) })
+    var http = dependencies.http
+    http.maxUploadSize = dependencies.files.maxUploadSize
     let responder = ParseResponder(
-        config: dependencies.http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
+        config: http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
         aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts, files: files,
         limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }), logger: dependencies.logger)
     // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).

@@ -149,6 +149,35 @@ let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<
         }
     }
 
+    /// An unmodified Parse JavaScript SDK's `new Parse.File(name, {base64})`: a JSON body with
+    /// the keys and the bytes in base64, no key header; and the iOS/Android form (raw bytes, key
+    /// headers, `Content-Type`) is every other test's.
+    @Test func javaScriptSDKsBase64FormUploads() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let token = try await signUp(client)
+            let body =
+                #"{"base64":"\#(Data("Working at Parse is great!".utf8).base64EncodedString())","_ContentType":"text/plain","#
+                + #""_ApplicationId":"\#(testAppId)","_JavaScriptKey":"","_ClientVersion":"js5.3.0","#
+                + #""_InstallationId":"a1b2c3d4-0000-4000-8000-000000000000","_SessionToken":"\#(token)"}"#
+            var headers: HTTPFields = [:]
+            headers[.contentType] = "text/plain"
+            let reply = try await client.execute(uri: "/parse/files/myfile.txt", method: .post, headers: headers, body: ByteBuffer(string: body)) {
+                FileReply(status: Int($0.status.code), headers: $0.headers, body: Array($0.body.readableBytesView))
+            }
+            #expect(reply.status == 201)
+            let url = try #require(reply.json["url"]?.stringValue)
+            let served = try await send(client, .get, try path(url))
+            #expect(String(decoding: served.body, as: UTF8.self) == "Working at Parse is great!")
+            #expect(served.header("Content-Type") == "text/plain")
+            #expect(served.header("Content-Disposition") == "attachment; filename=\"myfile.txt\"")
+            let anonymous = body.replacingOccurrences(of: #","_SessionToken":"\#(token)""#, with: "")
+            let refused = try await client.execute(uri: "/parse/files/a.txt", method: .post, headers: headers, body: ByteBuffer(string: anonymous)) {
+                FileReply(status: Int($0.status.code), headers: $0.headers, body: Array($0.body.readableBytesView))
+            }
+            #expect(refused.json == ["code": 130, "error": "File upload by public is disabled."])
+        }
+    }
+
     /// Names that try to reach outside the store, carry NUL or are too long are 122; downloads
     /// of such names find nothing.
     @Test func hostileNamesAreRefused() async throws {
