@@ -47,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // Build-time only: `swift package generate-documentation` (scripts/docs) for the SDK's DocC.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
@@ -68,6 +69,16 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Fenced: the only target that speaks S3 and sees async-http-client (SigV4's HMAC comes
+        // from swift-crypto).
+        .target(
+            name: "RooftopS3",
+            dependencies: [
+                "RooftopCore", "RooftopStorage", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOHTTP1"),
+            ],
+            swiftSettings: upcoming
+        ),
         // Fenced: the only target that speaks SMTP and sees NIOSSL.
         .target(
             name: "RooftopMail",
@@ -83,8 +94,8 @@ let package = Package(
             resources: [.embedInCode("Resources/common-passwords.txt")],
             swiftSettings: upcoming
         ),
-        // Fenced: the only target that sees bcrypt and swift-crypto (password hashes, session
-        // tokens, every random secret).
+        // Fenced: the only target that sees bcrypt, and swift-crypto but for RooftopS3's request
+        // signing (password hashes, session tokens, every random secret).
         .target(
             name: "RooftopCrypto",
             dependencies: [
@@ -109,7 +120,7 @@ let package = Package(
             name: "RooftopServer",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
-                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                "RooftopMail", "RooftopS3", .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
@@ -151,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "RooftopStorageTests",
             dependencies: [
-                "RooftopCore", "RooftopStorage", "RooftopTesting", "RooftopSQLite", "RooftopPostgres",
+                "RooftopCore", "RooftopStorage", "RooftopTesting", "RooftopSQLite", "RooftopPostgres", "RooftopS3",
                 .product(name: "GRDB", package: "GRDB.swift", condition: server),
             ],
             swiftSettings: upcoming

@@ -1,4 +1,5 @@
 import RooftopCore
+import RooftopS3
 import RooftopServices
 
 extension ServerConfiguration {
@@ -6,12 +7,13 @@ extension ServerConfiguration {
     static let fileKeys: [ConfigKey] = [
         ConfigKey(
             "fileStorage", .string,
-            "where uploaded files are kept: `disk` (`<dataDir>/files`, one node) or `database` (PostgreSQL only, in 256 KiB chunks: "
-                + "every node sharing the database shares the files). Rooftop's own option — see [files.md](files.md)",
+            "where uploaded files are kept: `disk` (`<dataDir>/files`, one node), `database` (PostgreSQL only, in 256 KiB chunks: "
+                + "every node sharing the database shares the files) or `s3` (an S3-compatible bucket: AWS S3, MinIO, R2; the `s3…` "
+                + "keys). Rooftop's own option — see [files.md](files.md)",
             defaultNote: "`disk` with SQLite, `database` with PostgreSQL",
             apply: { configuration, value in
                 let kind = try value.string()
-                try value.require(["disk", "database"].contains(kind), "must be disk or database")
+                try value.require(["disk", "database", "s3"].contains(kind), "must be disk, database or s3")
                 configuration.fileStorage = kind
             }, show: { .string($0.effectiveFileStorage) }),
         ConfigKey(
@@ -41,6 +43,19 @@ extension ServerConfiguration {
                     "fileExtensions": .array(files.fileExtensions.map(JSON.string)),
                 ]
             }),
+        .string("s3Endpoint", \.s3.endpoint, "with `fileStorage: s3`: the service's URL (`https://s3.eu-west-1.amazonaws.com`, `http://minio:9000`)"),
+        .string("s3Bucket", \.s3.bucket, "with `fileStorage: s3`: the bucket (it must exist)"),
+        .string("s3Region", \.s3.region, "with `fileStorage: s3`: the region requests are signed for (`auto` for R2)"),
+        .string("s3AccessKeyId", \.s3.accessKeyId, "with `fileStorage: s3`: the access key id"),
+        ConfigKey(
+            "s3SecretAccessKey", .string, "with `fileStorage: s3`: the secret access key", redaction: .value,
+            apply: { configuration, value in configuration.s3.secretAccessKey = try value.string() },
+            show: { $0.s3.secretAccessKey.isEmpty ? .null : .string($0.s3.secretAccessKey) }),
+        .string("s3Prefix", \.s3.prefix, "with `fileStorage: s3`: prepended to every object's key (`files/`)"),
+        .bool(
+            "s3PathStyle", \.s3.pathStyle,
+            "with `fileStorage: s3`: `https://endpoint/bucket/key` (MinIO and most compatible services) rather than AWS's "
+                + "`https://bucket.endpoint/key`"),
     ]
 
     /// `fileStorage` in force: as set, else the database's own kind.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RooftopCore
 import RooftopHTTP
+import RooftopS3
 import RooftopServices
 
 /// The server's typed configuration, layered: defaults < `rooftop.json` < environment < flags.
@@ -39,8 +40,10 @@ package struct ServerConfiguration: Sendable {
     package var accounts = AccountsConfiguration()
     /// Upload rules and size (`fileUpload`, `maxUploadSize`).
     package var files = FilesConfiguration()
-    /// `disk` or `database`; unset: `disk` with SQLite, `database` with PostgreSQL.
+    /// `disk`, `database` or `s3`; unset: `disk` with SQLite, `database` with PostgreSQL.
     package var fileStorage: String?
+    /// The bucket and credentials of `fileStorage: s3`.
+    package var s3 = S3Configuration(endpoint: "", bucket: "", accessKeyId: "", secretAccessKey: "")
 
     package init() {}
 

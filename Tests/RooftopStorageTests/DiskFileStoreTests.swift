@@ -57,7 +57,7 @@ import Testing
     @Test func leftoversOfACrashAreRemovedOnOpen() async throws {
         try await withDirectory { dir in
             _ = try DiskFileStore(directory: dir + "/files")
-            FileManager.default.createFile(atPath: dir + "/files/.tmp/upload-in-progress", contents: Data([1, 2, 3]))
+            _ = FileManager.default.createFile(atPath: dir + "/files/.tmp/upload-in-progress", contents: Data([1, 2, 3]))
             _ = try DiskFileStore(directory: dir + "/files")
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/files/.tmp") == [])
         }
@@ -67,7 +67,7 @@ import Testing
     @Test func symbolicLinksAreNotFollowed() async throws {
         try await withDirectory { dir in
             let store = try DiskFileStore(directory: dir + "/files")
-            FileManager.default.createFile(atPath: dir + "/secret.txt", contents: Data("secret".utf8))
+            _ = FileManager.default.createFile(atPath: dir + "/secret.txt", contents: Data("secret".utf8))
             try FileManager.default.createSymbolicLink(atPath: dir + "/files/link.txt", withDestinationPath: dir + "/secret.txt")
             #expect(try await store.info("link.txt") == nil)
             #expect(try await FileStoreConformance.contents(store, "link.txt") == nil)
