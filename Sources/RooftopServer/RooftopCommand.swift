@@ -9,7 +9,7 @@ package struct RooftopCommand: AsyncParsableCommand {
         abstract: "A Parse-compatible backend for app users and their data.",
         subcommands: [
             ServeCommand.self, ConfigCommand.self, OutboxCommand.self, AuditCommand.self, ExportCommand.self, ImportCommand.self,
-            BackupCommand.self, ExplainCommand.self,
+            BackupCommand.self, ExplainCommand.self, FilesCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 
