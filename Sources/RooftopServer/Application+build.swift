@@ -22,7 +22,9 @@ public func buildApplication(
         objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig, mail: dependencies.mail)
     let files = Files(
         store: dependencies.fileStore, config: dependencies.files, clock: { clock.now() },
-        isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) })
+        isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },
+        userFileNames: { userId in try await accounts.fileNames(ofUser: userId) },
+        referencedNames: { try await FileReferences.referenced(in: store) })
     var http = dependencies.http
     http.maxUploadSize = dependencies.files.maxUploadSize
     let responder = ParseResponder(

@@ -43,6 +43,11 @@ extension ServerConfiguration {
                     "fileExtensions": .array(files.fileExtensions.map(JSON.string)),
                 ]
             }),
+        .bool(
+            "deleteUserFiles", \.files.deleteUserFiles,
+            "when a user is deleted, also delete the files its own object referred to that no other object refers to (finding "
+                + "out reads every object: for small and medium apps; `rooftop files unreferenced` does the same in bulk). Rooftop's own "
+                + "option"),
         .string("s3Endpoint", \.s3.endpoint, "with `fileStorage: s3`: the service's URL (`https://s3.eu-west-1.amazonaws.com`, `http://minio:9000`)"),
         .string("s3Bucket", \.s3.bucket, "with `fileStorage: s3`: the bucket (it must exist)"),
         .string("s3Region", \.s3.region, "with `fileStorage: s3`: the region requests are signed for (`auto` for R2)"),

@@ -178,6 +178,33 @@ let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<
         }
     }
 
+    /// With `deleteUserFiles`, deleting a user deletes the files only it referred to; a file
+    /// another object refers to stays. Without it, every file stays.
+    @Test func deletingAUserDeletesTheFilesOnlyItReferredTo() async throws {
+        for enabled in [true, false] {
+            try await withServer(files: { $0.deleteUserFiles = enabled }) { (client: any TestClientProtocol) async throws in
+                let signUp = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse ana"}"#)
+                let token = try #require(signUp.json["sessionToken"]?.stringValue)
+                let anaId = try #require(signUp.json["objectId"]?.stringValue)
+                var uploaded: [(name: String, path: String)] = []
+                for name in ["own.png", "shared.png"] {
+                    let reply = try await send(
+                        client, .post, "/parse/files/\(name)", body: pngBytes, headers: ["Content-Type": "image/png"], session: token)
+                    uploaded.append((try #require(reply.json["name"]?.stringValue), try path(try #require(reply.json["url"]?.stringValue))))
+                }
+                let own = uploaded[0]
+                let shared = uploaded[1]
+                let fields = #"{"picture":{"__type":"File","name":"\#(own.name)"},"gallery":[{"__type":"File","name":"\#(shared.name)"}]}"#
+                #expect(try await call(client, .put, "/parse/users/\(anaId)", body: fields, headers: ["X-Parse-Session-Token": token]).status == 200)
+                let note = #"{"cover":{"__type":"File","name":"\#(shared.name)"}}"#
+                #expect(try await call(client, .post, "/parse/classes/Note", body: note, master: true).status == 201)
+                #expect(try await call(client, .delete, "/parse/users/\(anaId)", headers: ["X-Parse-Session-Token": token]).status == 200)
+                #expect(try await send(client, .get, own.path).status == (enabled ? 404 : 200))
+                #expect(try await send(client, .get, shared.path).status == 200)
+            }
+        }
+    }
+
     /// Names that try to reach outside the store, carry NUL or are too long are 122; downloads
     /// of such names find nothing.
     @Test func hostileNamesAreRefused() async throws {

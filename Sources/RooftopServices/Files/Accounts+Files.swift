@@ -11,4 +11,14 @@ extension Accounts {
         let providers = user.fields.keys.filter { $0.hasPrefix(FieldName.authIdPrefix) }
         return providers == [FieldName.authIdPrefix + "anonymous"] && user.fields[InternalField.hashedPassword.rawValue] == nil
     }
+
+    /// The files `userId`'s own object refers to (File values anywhere in its fields).
+    package func fileNames(ofUser userId: String) async throws -> Set<String> {
+        guard ObjectId.isPlausible(userId) else { return [] }
+        let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(userId)))
+        guard let user = try await find(.user, query, limit: 1).first else { return [] }
+        var names: Set<String> = []
+        FileReferences.collect(.object(user.fields), into: &names)
+        return names
+    }
 }

@@ -1,6 +1,6 @@
 import Foundation
-public import RooftopCore
-public import RooftopStorage
+import RooftopCore
+import RooftopStorage
 
 /// The file use cases: Parse's upload rules, names, types and sizes, over a `FileStore`.
 package struct Files: Sendable {
@@ -10,16 +10,38 @@ package struct Files: Sendable {
     let clock: @Sendable () -> ParseDate
     /// Whether a user has only `authData.anonymous` (for `enableForAnonymousUser`).
     let isAnonymousUser: @Sendable (String) async throws -> Bool
+    /// The files a user's own object refers to (for `deleteUserFiles`).
+    let userFileNames: @Sendable (String) async throws -> Set<String>
+    /// Every file some object refers to (for `deleteUserFiles`).
+    let referencedNames: @Sendable () async throws -> Set<String>
 
     /// The use cases over `store` with `config`.
     package init(
         store: (any FileStore)?, config: FilesConfiguration, clock: @escaping @Sendable () -> ParseDate,
-        isAnonymousUser: @escaping @Sendable (String) async throws -> Bool = { _ in false }
+        isAnonymousUser: @escaping @Sendable (String) async throws -> Bool = { _ in false },
+        userFileNames: @escaping @Sendable (String) async throws -> Set<String> = { _ in [] },
+        referencedNames: @escaping @Sendable () async throws -> Set<String> = { [] }
     ) {
         self.store = store
         self.config = config
         self.clock = clock
         self.isAnonymousUser = isAnonymousUser
+        self.userFileNames = userFileNames
+        self.referencedNames = referencedNames
+    }
+
+    /// With `deleteUserFiles`: the files `userId`'s object refers to, read before it is deleted.
+    package func filesOfUser(_ userId: String) async throws -> Set<String> {
+        guard config.deleteUserFiles, store != nil else { return [] }
+        return try await userFileNames(userId)
+    }
+
+    /// After a user was deleted: deletes those of `names` no object refers to any more; how many.
+    package func deleteUnreferenced(_ names: Set<String>) async throws -> Int {
+        guard !names.isEmpty, let store else { return 0 }
+        var deleted = 0
+        for name in names.subtracting(try await referencedNames()).sorted() where try await store.delete(name) { deleted += 1 }
+        return deleted
     }
 
     /// An upload admitted before its body is read.

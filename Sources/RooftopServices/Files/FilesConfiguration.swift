@@ -19,6 +19,10 @@ package struct FilesConfiguration: Sendable {
         "^(?!(?i:x?html?|xht|shtml|mht|mhtml|svgz?|xml|xsl|xslt|js|mjs|cjs|jsx|ts|wasm|vbs|ps1|sh|bash|zsh|csh|bat|cmd|com|exe|msi|dll|"
         + "so|dylib|scr|jar|apk|app|dmg|pif|cpl|hta|php\\d?|phtml|jsp|aspx?|cgi|pl|py|rb|swf)$)"
 
+    /// Whether deleting a user deletes the files its own object referred to that no other object
+    /// refers to (Rooftop's own option; finding out reads every object).
+    package var deleteUserFiles = false
+
     /// The defaults.
     package init() {}
 }
