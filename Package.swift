@@ -4,6 +4,9 @@ import PackageDescription
 let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    // An import is internal unless it says otherwise: a target's API shows only the modules it
+    // chose to (`public import` in the SDK and Core, `package import` between server targets).
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 /// The server's dependencies are all behind the default `Server` trait: an app that depends on
@@ -19,20 +22,18 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "rooftop", targets: ["RooftopMain"]),
+        // The SDK an app links (with the Server trait off, nothing else is resolved).
         .library(name: "Rooftop", targets: ["Rooftop"]),
-        .library(name: "RooftopCore", targets: ["RooftopCore"]),
-        .library(name: "RooftopStorage", targets: ["RooftopStorage"]),
-        .library(name: "RooftopSQLite", targets: ["RooftopSQLite"]),
-        .library(name: "RooftopPostgres", targets: ["RooftopPostgres"]),
-        .library(name: "RooftopServices", targets: ["RooftopServices"]),
-        .library(name: "RooftopHTTP", targets: ["RooftopHTTP"]),
+        // What a Swift program that embeds the server links: the `rooftop` command line as a
+        // library. Every other target is internal to this package (`package` access).
         .library(name: "RooftopServer", targets: ["RooftopServer"]),
-        .library(name: "RooftopCrypto", targets: ["RooftopCrypto"]),
-        .library(name: "RooftopMail", targets: ["RooftopMail"]),
-        .library(name: "RooftopTesting", targets: ["RooftopTesting"]),
     ],
     traits: [
         .trait(name: "Server", description: "The server, its commands and their dependencies; an app that only uses the SDK turns it off."),
+        .trait(
+            name: "Benchmarks",
+            description: "The micro-benchmarks (Benchmarks/RooftopBenchmarks) and the benchmark package; off by default.",
+            enabledTraits: ["Server"]),
         .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
@@ -42,12 +43,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        // 4.x: jwt-kit 5.8.0 needs swift-crypto 4.1 or later.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Identity providers (RooftopIdentity only): jwt-kit 5.8.0 is a security release.
+        .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        // Micro-benchmarks only, behind the Benchmarks trait.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // Build-time only: `swift package generate-documentation` (scripts/docs) for the SDK's DocC.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
@@ -104,13 +112,27 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Fenced: the only target that sees jwt-kit and async-http-client (sign-in providers: ID
+        // tokens against JWKS, OIDC discovery, Facebook's and GitHub's token endpoints).
+        .target(
+            name: "RooftopIdentity",
+            dependencies: [
+                "RooftopCore", "RooftopServices", .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                // Only for Facebook's appsecret_proof (HMAC-SHA256) and hashed nonces (SHA-256).
+                .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOHTTP1"), nio("NIOFoundationCompat"),
+                log,
+            ],
+            swiftSettings: upcoming
+        ),
         // The route table, the one error renderer and the hosted pages: HTTP over the use cases,
         // without Storage or Mail.
         .target(
             name: "RooftopHTTP",
             dependencies: [
                 "RooftopCore", "RooftopServices", .product(name: "Hummingbird", package: "hummingbird", condition: server),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), log,
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), nio("NIOHTTP1"), log,
+                .product(name: "Metrics", package: "swift-metrics", condition: server),
             ],
             swiftSettings: upcoming
         ),
@@ -120,17 +142,20 @@ let package = Package(
             name: "RooftopServer",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
-                "RooftopMail", "RooftopS3", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                "RooftopMail", "RooftopIdentity", "RooftopS3", .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
+                // Fenced: the only target that sees swift-prometheus (the metrics port).
+                .product(name: "Metrics", package: "swift-metrics", condition: server),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: server),
             ],
             swiftSettings: upcoming
         ),
         // The `rooftop` executable: only the entry point.
         .executableTarget(
             name: "RooftopMain",
-            dependencies: ["RooftopServer", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server)],
+            dependencies: ["RooftopServer"],
             swiftSettings: upcoming),
         .target(
             name: "RooftopTesting",
@@ -138,6 +163,22 @@ let package = Package(
                 "RooftopCore", "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: server), nio("NIOConcurrencyHelpers"), log,
             ],
+            swiftSettings: upcoming
+        ),
+        // Micro-benchmarks: `swift package --traits Benchmarks --disable-sandbox benchmark`. With
+        // the trait off (the default) the target is an empty program and resolves nothing more.
+        .executableTarget(
+            name: "RooftopBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark", condition: .when(traits: ["Benchmarks"])),
+                "RooftopCore", "RooftopStorage", "RooftopSQLite", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopCrypto",
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Benchmarks"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Benchmarks"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Benchmarks"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Benchmarks"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Benchmarks"])),
+            ],
+            path: "Benchmarks/RooftopBenchmarks",
             swiftSettings: upcoming
         ),
         .testTarget(
@@ -151,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "RooftopServerTests",
             dependencies: [
-                "RooftopServer", "RooftopCore", "RooftopHTTP", "RooftopServices",
+                "RooftopServer", "RooftopCore", "RooftopHTTP", "RooftopServices", "RooftopIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
             ],
             swiftSettings: upcoming
@@ -171,10 +212,11 @@ let package = Package(
             name: "RooftopHTTPTests",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopPostgres",
-                "RooftopTesting", "RooftopCrypto", "RooftopMail", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                "RooftopTesting", "RooftopCrypto", "RooftopMail", "RooftopIdentity",
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
-                nio("NIOCore"), log,
+                nio("NIOCore"), nio("NIOHTTP1"), log,
             ],
             swiftSettings: upcoming
         ),

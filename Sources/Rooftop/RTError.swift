@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Parse error code: the numbers of `parse-protocol.md` §8, named.
 public struct RTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the SDK connects, and how.
 public struct RTConfiguration: Sendable {

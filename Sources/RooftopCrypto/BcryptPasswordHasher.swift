@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
-public import RooftopServices
+import RooftopServices
 
 /// bcrypt on NIO's blocking-work thread pool (one thread per core), so hashing never runs on
 /// an event loop or a Swift cooperative thread and a login storm queues instead of starving
@@ -12,14 +12,14 @@ public import RooftopServices
 /// already is) is first reduced to base64(SHA-256(password)), 44 bytes, so every byte counts
 /// instead of being silently cut (ASVS V6.2.8/V6.2.9). Which form a password takes depends only
 /// on its own length, so no marker is stored and hashes stay standard `$2b$` strings.
-public struct BcryptPasswordHasher: PasswordHasher {
+package struct BcryptPasswordHasher: PasswordHasher {
     /// log2 of the work factor (Parse Server uses 10).
-    public let cost: UInt8
+    package let cost: UInt8
     /// A valid hash no password produces in practice, for constant-time unknown-user logins.
-    public let dummyHash: String
+    package let dummyHash: String
 
     /// Creates a hasher; `cost` must be 4...31.
-    public init(cost: UInt8 = 10) {
+    package init(cost: UInt8 = 10) {
         let clamped = min(max(cost, 4), 31)
         self.cost = clamped
         self.dummyHash = Bcrypt.hash("rooftop-dummy-password-\(UInt64.random(in: .min ... .max))", cost: clamped)
@@ -27,7 +27,7 @@ public struct BcryptPasswordHasher: PasswordHasher {
 
     /// Hashes on the thread pool; `$2b$` hashes.
     /// A password holding NUL is refused: the C code would hash only what comes before it.
-    public func hash(_ password: String) async throws -> String {
+    package func hash(_ password: String) async throws -> String {
         if password.utf8.contains(0) { throw PasswordPolicy.Problem.invalidCharacter.error }
         let cost = self.cost
         let input = Self.bcryptInput(password)
@@ -42,7 +42,7 @@ public struct BcryptPasswordHasher: PasswordHasher {
 
     /// Verifies `$2a$`, `$2b$` and `$2y$` hashes (those Parse Server stored) on the thread pool.
     /// A password holding NUL never matches (the C code would compare only what comes before it).
-    public func verify(_ password: String, hash: String) async -> Bool {
+    package func verify(_ password: String, hash: String) async -> Bool {
         if password.utf8.contains(0) { return false }
         // The C code knows $2a$/$2b$; $2y$ is the same algorithm under PHP's name.
         let normalized = hash.hasPrefix("$2y$") ? "$2b$" + hash.dropFirst(4) : hash

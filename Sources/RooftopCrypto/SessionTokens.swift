@@ -1,19 +1,19 @@
 import Crypto
-public import RooftopServices
+import RooftopServices
 
 /// `r:` + 32 lowercase hex digits from the system CSPRNG; stored as hex SHA-256.
-public struct SessionTokens: SessionTokenSource {
+package struct SessionTokens: SessionTokenSource {
     /// Creates the source.
-    public init() {}
+    package init() {}
 
     /// A new token, 128 random bits.
-    public func newToken() -> String {
+    package func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return "r:" + Self.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     /// Lowercase hex SHA-256 of the token's UTF-8 bytes.
-    public func digest(_ token: String) -> String {
+    package func digest(_ token: String) -> String {
         Self.hex(Array(SHA256.hash(data: Array(token.utf8))))
     }
 

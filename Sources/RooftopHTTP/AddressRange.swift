@@ -5,12 +5,12 @@ import Foundation
 ///
 /// Compared as bytes rather than as text, so `::ffff:10.0.0.1` (an IPv4 client on a dual-stack
 /// socket) matches `10.0.0.1`, and spellings of one IPv6 address match each other.
-public struct AddressRange: Sendable, Equatable {
+package struct AddressRange: Sendable, Equatable {
     let network: [UInt8]
     let prefixLength: Int
 
     /// Parses an address or CIDR block; nil when it is neither.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2, let bytes = Self.bytes(String(parts[0])) else { return nil }
         let bits = bytes.count * 8
@@ -24,7 +24,7 @@ public struct AddressRange: Sendable, Equatable {
     }
 
     /// Whether `address` lies in this range; an unparsable address lies in none.
-    public func contains(_ address: String) -> Bool {
+    package func contains(_ address: String) -> Bool {
         guard let bytes = Self.bytes(address), bytes.count == network.count else { return false }
         var remaining = prefixLength
         for (a, b) in zip(bytes, network) where remaining > 0 {

@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import RooftopCore
 import RooftopServices
 
@@ -42,6 +43,11 @@ enum ErrorRenderer {
         case let error as HTTPError where error.status == .notFound:
             // Outside the mount path.
             return Failure(status: .notFound, code: nil, message: "Not found.")
+        case let error as HTTPParserError:
+            // Not HTTP, or a client that hung up halfway through its body: the client's doing,
+            // so not logged as a fault of ours (the answer rarely reaches it).
+            logger.info("request not read to its end", metadata: ["error": "\(error)"])
+            return Failure(status: .badRequest, code: ParseError.Code.invalidJSON.rawValue, message: "The request could not be read.")
         case is CancellationError:
             // The stop's grace period ran out (gracefulShutdownTimeout): not a fault.
             logger.warning("request cut short by shutdown")

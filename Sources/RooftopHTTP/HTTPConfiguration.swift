@@ -1,57 +1,59 @@
-public import RooftopServices
+package import RooftopServices
 
 /// Settings of the Parse REST layer.
-public struct HTTPConfiguration: Sendable {
+package struct HTTPConfiguration: Sendable {
     /// The application id every request must carry.
-    public var appId: String
+    package var appId: String
     /// The master key.
-    public var masterKey: String
+    package var masterKey: String
     /// Client keys; when any is set, requests must carry a matching one.
-    public var clientKey: String?
+    package var clientKey: String?
     /// The REST API key.
-    public var restAPIKey: String?
+    package var restAPIKey: String?
     /// The JavaScript key.
-    public var javascriptKey: String?
+    package var javascriptKey: String?
     /// The .NET key.
-    public var dotNetKey: String?
+    package var dotNetKey: String?
     /// Addresses or CIDR blocks (`10.0.0.0/8`) the master key is accepted from; the client's
     /// address, behind a trusted proxy the one it names. `0.0.0.0/0` accepts it from anywhere.
-    public var masterKeyIps: [String] = ["127.0.0.1", "::1"]
+    package var masterKeyIps: [String] = ["127.0.0.1", "::1"]
     /// Where the API is mounted, e.g. `/parse`.
-    public var mountPath: String = "/parse"
+    package var mountPath: String = "/parse"
+    /// Per-request metrics through swift-metrics (on with `metricsPort`).
+    package var metrics = RequestMetrics(enabled: false)
     /// Largest JSON body accepted, in bytes.
-    public var maxBodySize: Int = 1 << 20
+    package var maxBodySize: Int = 1 << 20
     /// Largest file upload, in bytes (`maxUploadSize`; `buildApplication` copies it from the
     /// files' configuration); bounds the JavaScript SDK's base64 form.
-    public var maxUploadSize: Int = 20 << 20
+    package var maxUploadSize: Int = 20 << 20
     /// The most sub-requests one `/batch` may carry (Parse: `requestComplexity.batchRequestLimit`).
-    public var batchRequestLimit: Int = 50
+    package var batchRequestLimit: Int = 50
     /// Path prefixes accepted in batch sub-request paths: the mount path, plus the path of
     /// `publicServerURL` when it differs.
-    public var extraBatchPathPrefixes: [String] = []
+    package var extraBatchPathPrefixes: [String] = []
     /// `Access-Control-Allow-Origin`.
-    public var allowOrigin: String = "*"
+    package var allowOrigin: String = "*"
     /// Rate limits (Parse's `rateLimit`); none by default here, the server adds its own.
-    public var rateLimits: [RateLimiter.Rule] = []
+    package var rateLimits: [RateLimiter.Rule] = []
     /// Proxies (addresses or CIDR blocks) whose `X-Forwarded-For` is believed: the client is the
     /// right-most address in it that is not one of these. From anyone else the header is ignored
     /// (it is trivially forged).
-    public var trustedProxies: [String] = []
+    package var trustedProxies: [String] = []
     /// The API's public URL with its mount path (`publicServerURL`, else `serverURL`): the base
     /// of a create's `Location`. Unset: the request's `Host`, which a client chooses.
-    public var publicURL: String?
+    package var publicURL: String?
     /// Whether `GET /login` and `GET /verifyPassword` may carry the password in the query string
     /// (Parse's REST form); URLs end up in proxy and server logs and browser history. The
     /// `production` profile turns it off; a password in the body still works.
-    public var allowPasswordInQuery: Bool = true
+    package var allowPasswordInQuery: Bool = true
     /// How long a connection may make no progress before it is closed: no request, a request
     /// head not yet complete, or a body that stopped arriving; nil never closes one.
-    public var idleTimeout: Duration? = .seconds(60)
+    package var idleTimeout: Duration? = .seconds(60)
     /// The hosted pages' layout, style sheet and words.
-    public var pages: PageTemplates = .builtIn
+    package var pages: PageTemplates = .builtIn
 
     /// Creates a configuration.
-    public init(appId: String, masterKey: String) {
+    package init(appId: String, masterKey: String) {
         self.appId = appId
         self.masterKey = masterKey
     }

@@ -11,20 +11,20 @@ import RooftopServices
 /// `choosePassword`, …) to `{"title": …, "message": …, "button": …, "field": …}` and
 /// `"errors"` to password-policy messages (`passwordTooShort`, …). Anything not given keeps its
 /// built-in text; a language of its own falls back to English key by key.
-public struct PageTemplates: Sendable {
+package struct PageTemplates: Sendable {
     /// A page's words.
-    public struct Text: Sendable, Equatable {
+    package struct Text: Sendable, Equatable {
         /// The heading (and window title).
-        public var title: String
+        package var title: String
         /// The paragraph; `{{username}}` and `{{appName}}` are filled in, HTML-escaped.
-        public var message: String
+        package var message: String
         /// The button of the page's form, on pages that have one.
-        public var button: String?
+        package var button: String?
         /// The label of the password field, on forms that have one.
-        public var field: String?
+        package var field: String?
 
         /// Creates a text.
-        public init(title: String, message: String, button: String? = nil, field: String? = nil) {
+        package init(title: String, message: String, button: String? = nil, field: String? = nil) {
             self.title = title
             self.message = message
             self.button = button
@@ -33,16 +33,16 @@ public struct PageTemplates: Sendable {
     }
 
     /// The page shell; `{{content}}` is the page's paragraph and form, built by the server.
-    public var layout: String
+    package var layout: String
     /// Served as `<mount>/apps/rooftop.css`.
-    public var stylesheet: String
+    package var stylesheet: String
     /// Language → page name → words.
-    public var texts: [String: [String: Text]]
+    package var texts: [String: [String: Text]]
     /// Language → error name → message (`{{minimum}}`, `{{maximum}}`, `{{count}}` filled in).
-    public var errors: [String: [String: String]]
+    package var errors: [String: [String: String]]
     /// Images from `pages/` (a logo, a background), served as `<mount>/apps/<name>`: name →
     /// content type and bytes.
-    public var assets: [String: (type: String, bytes: [UInt8])] = [:]
+    package var assets: [String: (type: String, bytes: [UInt8])] = [:]
 
     /// The image types served, by file extension.
     static let assetTypes = [
@@ -52,10 +52,10 @@ public struct PageTemplates: Sendable {
     static let maxAssetSize = 1 << 20
 
     /// Languages with words of their own.
-    public var languages: Set<String> { Set(texts.keys).union(errors.keys) }
+    package var languages: Set<String> { Set(texts.keys).union(errors.keys) }
 
     /// The built-in layout, style sheet and words.
-    public static var builtIn: PageTemplates {
+    package static var builtIn: PageTemplates {
         PageTemplates(
             layout: HostedPageTemplates.layout, stylesheet: HostedPageTemplates.stylesheet,
             texts: HostedPageTemplates.texts.mapValues { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) }) },
@@ -71,7 +71,7 @@ public struct PageTemplates: Sendable {
 
     /// The built-in pages, overridden by files under `directory` when given. Throws (and the
     /// server refuses to start) on a file it cannot use, naming the file and the reason.
-    public init(directory: String?) throws {
+    package init(directory: String?) throws {
         self = .builtIn
         guard let directory else { return }
         if let layout = try Self.read("\(directory)/pages/layout.html") {
@@ -151,8 +151,8 @@ public struct PageTemplates: Sendable {
 }
 
 /// A page-template file the server cannot use.
-public struct PageTemplateError: Error, CustomStringConvertible {
+package struct PageTemplateError: Error, CustomStringConvertible {
     /// What is wrong, naming the file.
-    public var description: String
+    package var description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,15 +1,15 @@
-public import Hummingbird
+package import Hummingbird
 import NIOCore
 
 /// Request context: Hummingbird's core storage plus the peer address (the client's, or its trusted proxy's).
-public struct ParseRequestContext: RequestContext {
+package struct ParseRequestContext: RequestContext {
     /// Hummingbird's per-request storage.
-    public var coreContext: CoreRequestContextStorage
+    package var coreContext: CoreRequestContextStorage
     /// The client's IP address, as the socket reports it (proxies are not trusted).
-    public let remoteIP: String?
+    package let remoteIP: String?
 
     /// Creates the context for a new request.
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteIP = source.channel.remoteAddress?.ipAddress
     }

@@ -1,23 +1,24 @@
 import Foundation
 import HTTPTypes
-public import Hummingbird
-import Logging
+package import Hummingbird
+package import Logging
 import NIOCore
 import RooftopCore
-import RooftopServices
+package import RooftopServices
 
 /// The Parse REST API as one Hummingbird responder.
 ///
 /// Routes come from the one table (`RouteTable.swift`) rather than Hummingbird's router because
 /// `_method` in a POST body changes the method before routing, and because `/batch` items and
 /// the hosted pages must pass the very same checks; failures are answered by `ErrorRenderer`.
-public struct ParseResponder: HTTPResponder {
+package struct ParseResponder: HTTPResponder {
     /// The context type.
-    public typealias Context = ParseRequestContext
+    package typealias Context = ParseRequestContext
 
     let config: HTTPConfiguration
     let routes: ParseRoutes
     let logger: Logger
+    let proxyWarning = UntrustedProxyWarning()
 
     /// Creates the responder.
     package init(
@@ -31,11 +32,12 @@ public struct ParseResponder: HTTPResponder {
     }
 
     /// Answers one HTTP request (routing, auth, errors, CORS and the request log line).
-    public func respond(to request: Request, context: Context) async throws -> Response {
+    package func respond(to request: Request, context: Context) async throws -> Response {
         let start = ContinuousClock.now
         var response: Response
         do {
             let forwardedFor = Self.forwardedFor.flatMap { request.headers[$0] }
+            proxyWarning.check(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies, logger: logger)
             let client = ClientInfo(
                 ip: Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies),
                 userAgent: request.headers[.userAgent])
@@ -48,6 +50,11 @@ public struct ParseResponder: HTTPResponder {
             response = ErrorRenderer.response(error, logger: logger)
         }
         addCommonHeaders(&response)
+        if config.metrics.enabled {
+            let segments = request.uri.path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
+            config.metrics.record(
+                method: request.method, segments: segments, status: Int(response.status.code), duration: ContinuousClock.now - start)
+        }
         // At Parse's `verbose` level, as Parse Server: the line costs a sixth of a get-by-id.
         if logger.logLevel <= .debug {
             let elapsed = ContinuousClock.now - start
@@ -161,16 +168,29 @@ public struct ParseResponder: HTTPResponder {
             clientIP: ClientInfo.current.ip)
         guard RouteMethod(request.method) != nil, let (route, routed) = ParseRoutes.route(for: parseRequest), case .page(let handler) = route.handler
         else {
-            try await routes.check(parseRequest, against: nil, method: request.method.rawValue)
-            return pages.notFound(page)
+            let check = { try await routes.check(parseRequest, against: nil, method: request.method.rawValue) }
+            return try await Self.refusingAsPage(pages, page, check) ?? pages.notFound(page)
         }
         page.pathParameters = routed.pathParameters
-        try await routes.check(routed, against: route)
+        if let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(routed, against: route) }) { return refused }
         if case .form(let limit) = route.body {
             try Self.refuseDeclaredLength(request, limit: limit)
             page.form = HostedPages.form(String(buffer: try await request.body.collect(upTo: limit)))
         }
         return try await handler(pages, page)
+    }
+
+    /// Runs `check`; a rate limit it hits becomes the hosted "too many attempts" page (an
+    /// `XMLHttpRequest` post keeps Parse's JSON), so a person at a form never reads raw JSON.
+    /// Returns nil when `check` passes.
+    private static func refusingAsPage(_ pages: HostedPages, _ page: PageRequest, _ check: () async throws -> Void) async throws -> Response? {
+        do {
+            try await check()
+            return nil
+        } catch let limited as RateLimiter.Limited {
+            guard let answer = pages.tooManyRequests(page, retryAfter: limited.retryAfter) else { throw limited }
+            return answer
+        }
     }
 
     /// Built once: a header name is validated when it is made.

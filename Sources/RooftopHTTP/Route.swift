@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The methods a Parse route answers; `_method` and `/batch` items name one of these too.
-public enum RouteMethod: String, Sendable, CaseIterable {
+package enum RouteMethod: String, Sendable, CaseIterable {
     /// Read.
     case get = "GET"
     /// Create, or a call with a body.

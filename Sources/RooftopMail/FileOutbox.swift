@@ -4,18 +4,18 @@ import NIOConcurrencyHelpers
 /// Mail written to files instead of sent: one `.eml` per message in a directory (mode 0700,
 /// files 0600, since messages carry single-use links). The quickstart's default, read with
 /// `rooftop outbox list|show`.
-public struct FileOutbox: MailTransport {
+package struct FileOutbox: MailTransport {
     /// The directory holding the messages.
-    public let directory: String
+    package let directory: String
 
     /// Uses (creating if needed) `directory`.
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// Writes the message as `<time>-<sequence>-<id>.eml`, atomically, so a reader never sees
     /// half a file.
-    public func deliver(_ message: MailMessage) async throws {
+    package func deliver(_ message: MailMessage) async throws {
         let id = UUID().uuidString.prefix(8).lowercased()
         let stamp = Int(Date().timeIntervalSince1970 * 1000)
         // Two messages in one millisecond would otherwise sort by their random ids.
@@ -43,15 +43,15 @@ public struct FileOutbox: MailTransport {
     static let sequence = NIOLockedValueBox(0)
 
     /// One stored message: its file name and the headers needed to list it.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The file name, which sorts by time.
-        public var name: String
+        package var name: String
         /// `Date`, `To` and `Subject` as written (the subject may be an encoded word).
-        public var date: String, to: String, subject: String
+        package var date: String, to: String, subject: String
     }
 
     /// The messages, oldest first.
-    public func list() throws -> [Entry] {
+    package func list() throws -> [Entry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return try names.filter { $0.hasSuffix(".eml") && !$0.hasPrefix(".") }.sorted().map { name in
             let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
@@ -61,7 +61,7 @@ public struct FileOutbox: MailTransport {
     }
 
     /// The message `name` (a file name, or a unique prefix of one), with its bodies decoded.
-    public func show(_ name: String) throws -> String {
+    package func show(_ name: String) throws -> String {
         let names = try list().map(\.name).filter { $0.hasPrefix(name) }
         guard names.count == 1, let found = names.first else {
             throw MailError(temporary: false, names.isEmpty ? "no message \(name) in \(directory)" : "\(name) matches \(names.count) messages")
@@ -90,7 +90,7 @@ public struct FileOutbox: MailTransport {
 
     /// A rendered message's headers, then every base64 part decoded: for reading in a terminal,
     /// and for tests that follow a link from a received message.
-    public static func readable(_ text: String) -> String {
+    package static func readable(_ text: String) -> String {
         let lines = text.components(separatedBy: "\r\n")
         var out: [String] = []
         var inHeaders = true

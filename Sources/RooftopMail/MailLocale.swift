@@ -3,21 +3,21 @@ import Foundation
 /// Picks the language of a message or page: the user's `locale` field, else the request's
 /// `Accept-Language`, else the configured default — always one of the shipped (or operator
 /// supplied) languages, so a value like `../../etc/passwd` can never name a file.
-public struct MailLocale: Sendable {
+package struct MailLocale: Sendable {
     /// Languages available, as lowercase primary tags (`en`, `ja`).
-    public let available: Set<String>
+    package let available: Set<String>
     /// The fallback, one of `available`.
-    public let fallback: String
+    package let fallback: String
 
     /// Creates a chooser; `fallback` is added to `available` if missing.
-    public init(available: Set<String> = ["en", "ja"], fallback: String = "en") {
+    package init(available: Set<String> = ["en", "ja"], fallback: String = "en") {
         self.available = available.union([fallback])
         self.fallback = fallback
     }
 
     /// The first usable of: the user's `locale` (`ja`, `ja-JP`, `ja_JP`), the `Accept-Language`
     /// entries by descending quality, the fallback.
-    public func choose(userLocale: String?, acceptLanguage: String?) -> String {
+    package func choose(userLocale: String?, acceptLanguage: String?) -> String {
         if let userLocale, let tag = match(userLocale) { return tag }
         for candidate in Self.ranked(acceptLanguage ?? "") {
             if let tag = match(candidate) { return tag }

@@ -1,25 +1,25 @@
-import Foundation
+package import Foundation
 
 /// One email: plain text, optionally with an HTML alternative.
 ///
 /// Every header value is stripped of CR and LF when rendered, so nothing a user typed (a name,
 /// an address, a subject built from an app name) can add a header or end the header block.
-public struct MailMessage: Sendable, Equatable {
+package struct MailMessage: Sendable, Equatable {
     /// `From`, e.g. `"My App <no-reply@example.com>"`.
-    public var from: String
+    package var from: String
     /// The recipient's address.
-    public var to: String
+    package var to: String
     /// The subject, any Unicode.
-    public var subject: String
+    package var subject: String
     /// The plain-text body.
-    public var text: String
+    package var text: String
     /// The HTML body, sent as a `multipart/alternative` part after the text.
-    public var html: String?
+    package var html: String?
     /// Extra headers, for example `X-Rooftop-Kind: verify-email`.
-    public var headers: [(String, String)]
+    package var headers: [(String, String)]
 
     /// Creates a message.
-    public init(from: String, to: String, subject: String, text: String, html: String? = nil, headers: [(String, String)] = []) {
+    package init(from: String, to: String, subject: String, text: String, html: String? = nil, headers: [(String, String)] = []) {
         self.from = from
         self.to = to
         self.subject = subject
@@ -29,20 +29,20 @@ public struct MailMessage: Sendable, Equatable {
     }
 
     /// Equal when every field and header is.
-    public static func == (a: MailMessage, b: MailMessage) -> Bool {
+    package static func == (a: MailMessage, b: MailMessage) -> Bool {
         a.from == b.from && a.to == b.to && a.subject == b.subject && a.text == b.text && a.html == b.html
             && a.headers.map { "\($0.0):\($0.1)" } == b.headers.map { "\($0.0):\($0.1)" }
     }
 
     /// The bare address of `from` (inside `<…>` when a display name is given), for `MAIL FROM`.
-    public var envelopeFrom: String {
+    package var envelopeFrom: String {
         guard let open = from.lastIndex(of: "<"), let close = from.lastIndex(of: ">"), open < close else { return Self.clean(from) }
         return Self.clean(String(from[from.index(after: open)..<close]))
     }
 
     /// RFC 5322 text with CRLF line ends; bodies are base64 so that any script and any line
     /// length survive every relay, and no body line can start with a dot.
-    public func rendered(date: Date = Date(), messageId: String = UUID().uuidString) -> String {
+    package func rendered(date: Date = Date(), messageId: String = UUID().uuidString) -> String {
         var lines = [
             "Date: \(Self.rfc5322Date(date))",
             "From: \(Self.encodeHeader(from))",
@@ -84,7 +84,7 @@ public struct MailMessage: Sendable, Equatable {
     }
 
     /// Removes CR, LF and NUL: a header value is one line.
-    public static func clean(_ value: String) -> String {
+    package static func clean(_ value: String) -> String {
         String(value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" && $0 != "\0" }.map(Character.init))
     }
 

@@ -1,4 +1,4 @@
-import Logging
+package import Logging
 
 /// Hands messages to a transport in the background, so the request that triggered a mail never
 /// waits for it and never fails because of it.
@@ -8,20 +8,20 @@ import Logging
 /// lives in memory: messages still waiting when the process stops are lost (logged at
 /// shutdown, after `finish(within:)` gave them a last chance), which is acceptable for
 /// verification and reset links, which users can request again.
-public actor MailQueue {
+package actor MailQueue {
     /// Delivery counters, for logs, tests and the admin views.
-    public struct Counters: Sendable, Equatable {
+    package struct Counters: Sendable, Equatable {
         /// Messages delivered.
-        public var sent = 0
+        package var sent = 0
         /// Messages given up on.
-        public var failed = 0
+        package var failed = 0
         /// Attempts that failed temporarily and were retried.
-        public var retried = 0
+        package var retried = 0
         /// Messages not yet delivered or given up on.
-        public var pending = 0
+        package var pending = 0
 
         /// Creates counters.
-        public init(sent: Int = 0, failed: Int = 0, retried: Int = 0, pending: Int = 0) {
+        package init(sent: Int = 0, failed: Int = 0, retried: Int = 0, pending: Int = 0) {
             self.sent = sent
             self.failed = failed
             self.retried = retried
@@ -38,7 +38,7 @@ public actor MailQueue {
     private var nextTask = 0
 
     /// Creates a queue over `transport`; `firstDelay` doubles after each temporary failure.
-    public init(transport: any MailTransport, maxAttempts: Int = 6, firstDelay: Duration = .seconds(1), logger: Logger) {
+    package init(transport: any MailTransport, maxAttempts: Int = 6, firstDelay: Duration = .seconds(1), logger: Logger) {
         self.transport = transport
         self.maxAttempts = max(1, maxAttempts)
         self.firstDelay = firstDelay
@@ -46,7 +46,7 @@ public actor MailQueue {
     }
 
     /// Queues `message` and returns without waiting for its delivery.
-    public func send(_ message: MailMessage) {
+    package func send(_ message: MailMessage) {
         counters.pending += 1
         let id = nextTask
         nextTask += 1
@@ -54,16 +54,16 @@ public actor MailQueue {
     }
 
     /// The counters now.
-    public func currentCounters() -> Counters { counters }
+    package func currentCounters() -> Counters { counters }
 
     /// Waits until every queued message is delivered or given up on (tests, shutdown).
-    public func drain() async {
+    package func drain() async {
         while let task = tasks.values.first { await task.value }
     }
 
     /// At shutdown: waits up to `limit` for queued messages, then gives up on the rest (their
     /// retries are cancelled) and returns how many were lost, for the log.
-    public func finish(within limit: Duration) async -> Int {
+    package func finish(within limit: Duration) async -> Int {
         let deadline = ContinuousClock.now + limit
         // A cancelled caller (a forced stop) has no time left to give: give up at once rather
         // than spin on sleeps that return immediately.

@@ -8,9 +8,9 @@ import RooftopCore
 /// `<dir>/<lang>/<kind>.txt` (first line `Subject: …`, a blank line, then the text) and
 /// optionally `<dir>/<lang>/<kind>.html`. Values are HTML-escaped in HTML bodies and stripped of
 /// line breaks in subjects.
-public struct MailTemplates: Sendable {
+package struct MailTemplates: Sendable {
     /// What a message is for; the raw value names its template files.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// The link that verifies an email address.
         case verifyEmail = "verify_email"
         /// The link to choose a new password.
@@ -18,16 +18,16 @@ public struct MailTemplates: Sendable {
     }
 
     /// One template.
-    public struct Template: Sendable, Equatable {
+    package struct Template: Sendable, Equatable {
         /// The subject line.
-        public var subject: String
+        package var subject: String
         /// The plain-text body.
-        public var text: String
+        package var text: String
         /// The HTML body, if any.
-        public var html: String?
+        package var html: String?
 
         /// Creates a template.
-        public init(subject: String, text: String, html: String?) {
+        package init(subject: String, text: String, html: String?) {
             self.subject = subject
             self.text = text
             self.html = html
@@ -37,15 +37,15 @@ public struct MailTemplates: Sendable {
     var templates: [String: [Kind: Template]]
 
     /// Languages with at least one template.
-    public var languages: Set<String> { Set(templates.keys) }
+    package var languages: Set<String> { Set(templates.keys) }
 
     /// Only the built-in templates (which cannot fail to load).
-    public static var builtIn: MailTemplates { MailTemplates(templates: BuiltInTemplates.all) }
+    package static var builtIn: MailTemplates { MailTemplates(templates: BuiltInTemplates.all) }
 
     init(templates: [String: [Kind: Template]]) { self.templates = templates }
 
     /// The built-in templates, overridden by files under `directory` when given.
-    public init(directory: String? = nil) throws {
+    package init(directory: String? = nil) throws {
         templates = BuiltInTemplates.all
         guard let directory else { return }
         let languages = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -63,7 +63,7 @@ public struct MailTemplates: Sendable {
     }
 
     /// The message of `kind` in `language` (English when that language lacks it), filled in.
-    public func render(_ kind: Kind, language: String, values: [String: String]) -> Template {
+    package func render(_ kind: Kind, language: String, values: [String: String]) -> Template {
         let template = templates[language]?[kind] ?? templates["en"]?[kind] ?? Template(subject: kind.rawValue, text: "{{link}}", html: nil)
         return Template(
             subject: TextTemplate.fill(template.subject, values.mapValues(MailMessage.clean)),
@@ -72,7 +72,7 @@ public struct MailTemplates: Sendable {
     }
 
     /// The `expires` placeholder: how long a link lives, in `language` ("" when it never expires).
-    public static func expiryPhrase(seconds: Int?, language: String) -> String {
+    package static func expiryPhrase(seconds: Int?, language: String) -> String {
         guard let seconds, seconds > 0 else { return "" }
         let (amount, unitEN, unitJA) =
             seconds % 3600 == 0 ? (seconds / 3600, "hour", "時間") : seconds % 60 == 0 ? (seconds / 60, "minute", "分") : (seconds, "second", "秒")

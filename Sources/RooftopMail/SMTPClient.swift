@@ -5,9 +5,9 @@ import NIOSSL
 
 /// Sends mail to one SMTP server over SwiftNIO: plain, STARTTLS or implicit TLS; AUTH PLAIN or
 /// LOGIN; one connection per message, with a deadline over the whole conversation.
-public struct SMTPClient: MailTransport {
+package struct SMTPClient: MailTransport {
     /// How the connection is protected.
-    public enum Security: String, Sendable, CaseIterable {
+    package enum Security: String, Sendable, CaseIterable {
         /// No TLS: for a relay on the same host or a private network only.
         case none
         /// Plain connection upgraded with `STARTTLS` (port 587); refused if the server does not offer it.
@@ -17,26 +17,26 @@ public struct SMTPClient: MailTransport {
     }
 
     /// Where and how to connect.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Server host name (also checked against its certificate).
-        public var host: String
+        package var host: String
         /// Server port.
-        public var port: Int
+        package var port: Int
         /// Connection protection.
-        public var security: Security
+        package var security: Security
         /// User name and password for AUTH, if the server needs them.
-        public var username: String?
+        package var username: String?
         /// Password for AUTH.
-        public var password: String?
+        package var password: String?
         /// Seconds for the whole conversation, connect included.
-        public var timeout: Int
+        package var timeout: Int
         /// PEM file of trusted CA certificates; the system's when nil.
-        public var caFile: String?
+        package var caFile: String?
         /// Name sent in `EHLO`.
-        public var heloName: String
+        package var heloName: String
 
         /// Creates a configuration.
-        public init(
+        package init(
             host: String, port: Int, security: Security = .starttls, username: String? = nil, password: String? = nil, timeout: Int = 30,
             caFile: String? = nil, heloName: String = "localhost"
         ) {
@@ -54,12 +54,12 @@ public struct SMTPClient: MailTransport {
     let configuration: Configuration
 
     /// Creates a client.
-    public init(configuration: Configuration) {
+    package init(configuration: Configuration) {
         self.configuration = configuration
     }
 
     /// Sends one message; a 4xx reply or a network failure is temporary, a 5xx reply permanent.
-    public func deliver(_ message: MailMessage) async throws {
+    package func deliver(_ message: MailMessage) async throws {
         let config = configuration
         let tls = try makeTLSContext()
         let hostname = serverHostname

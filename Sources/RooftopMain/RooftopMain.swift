@@ -1,13 +1,12 @@
-import ArgumentParser
 import RooftopServer
 
-/// The `rooftop` executable; everything else lives in the RooftopServer library, where tests can
-/// reach it.
+/// The `rooftop` executable: the RooftopServer product's public entry point and nothing else,
+/// so the executable needs no more than an embedding program does.
 @main
 enum RooftopMain {
-    // An async function, so the call resolves to AsyncParsableCommand's `main()`: from top-level
-    // code it picks the synchronous one, which refuses an async command.
+    // An async function, so the call resolves to the async `main()`: from top-level code Swift
+    // picks a synchronous overload where one exists.
     static func main() async {
-        await RooftopCommand.main()
+        await RooftopCommandLine.main()
     }
 }

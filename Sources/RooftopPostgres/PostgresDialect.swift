@@ -1,21 +1,21 @@
 import Foundation
 import RooftopCore
-public import RooftopStorage
+package import RooftopStorage
 
 /// PostgreSQL's SQL: `jsonb` documents, `$n` placeholders, permission lists as `text[]`.
 ///
 /// JSON values compare as `jsonb` (typed: `1`, `true` and `"1"` differ), so values compared with
 /// them bind as JSON text cast to `jsonb`; strings known by the schema compare as text.
-public struct PostgresDialect: SQLDialect {
+package struct PostgresDialect: SQLDialect {
     /// Creates the dialect.
-    public init() {}
+    package init() {}
 
     /// PostgreSQL's form; see `SQLDialect`.
-    public func placeholder(_ index: Int) -> String { "$\(index)" }
+    package func placeholder(_ index: Int) -> String { "$\(index)" }
 
     /// Quoted, and shortened to PostgreSQL's 63-byte limit with a hash of the full name (a
     /// silently truncated name could collide with another class's table or index).
-    public func quote(_ identifier: String) -> String {
+    package func quote(_ identifier: String) -> String {
         var name = identifier
         if name.utf8.count > 63 {
             name = String(decoding: name.utf8.prefix(46), as: UTF8.self) + "_" + Self.hash(identifier)
@@ -39,15 +39,15 @@ public struct PostgresDialect: SQLDialect {
     private func path(_ segments: [String]) -> String { "'{" + segments.joined(separator: ",") + "}'" }
 
     /// JSON null reads as SQL NULL, as a missing key does (Parse's `equalTo: null`).
-    public func jsonValue(_ column: String, _ path: [String]) -> String {
+    package func jsonValue(_ column: String, _ path: [String]) -> String {
         "NULLIF(\(column) #> \(self.path(path)), 'null'::jsonb)"
     }
 
     /// PostgreSQL's form; see `SQLDialect`.
-    public func jsonText(_ column: String, _ path: [String]) -> String { "(\(column) #>> \(self.path(path)))" }
+    package func jsonText(_ column: String, _ path: [String]) -> String { "(\(column) #>> \(self.path(path)))" }
 
     /// The value as JSON text cast to `jsonb`.
-    public func jsonOperand(_ value: SQLValue, placeholder: String) -> (sql: String, binding: SQLValue) {
+    package func jsonOperand(_ value: SQLValue, placeholder: String) -> (sql: String, binding: SQLValue) {
         let json: String
         switch value {
         case .null: json = "null"
@@ -61,43 +61,43 @@ public struct PostgresDialect: SQLDialect {
     }
 
     /// PostgreSQL's form; see `SQLDialect`.
-    public func jsonString(_ expression: String) -> String {
+    package func jsonString(_ expression: String) -> String {
         "(CASE WHEN jsonb_typeof(\(expression)) = 'string' THEN \(expression) #>> '{}' END)"
     }
 
     /// PostgreSQL sorts NULL last in ascending order unless told.
-    public func order(descending: Bool) -> String { descending ? " DESC NULLS LAST" : " ASC NULLS FIRST" }
+    package func order(descending: Bool) -> String { descending ? " DESC NULLS LAST" : " ASC NULLS FIRST" }
 
     /// `jsonb` as text, for the decoder every adapter shares.
-    public func selectDocument(_ expression: String) -> String { "(\(expression))::text" }
+    package func selectDocument(_ expression: String) -> String { "(\(expression))::text" }
 
     /// `text[]` as a JSON array text.
-    public func selectPermissions(_ column: String) -> String { "array_to_json(\(column))::text" }
+    package func selectPermissions(_ column: String) -> String { "array_to_json(\(column))::text" }
 
     /// PostgreSQL's form; see `SQLDialect`.
-    public func jsonExists(_ column: String, _ path: [String]) -> String { "(\(column) #> \(self.path(path)))" }
+    package func jsonExists(_ column: String, _ path: [String]) -> String { "(\(column) #> \(self.path(path)))" }
 
     /// Only arrays have elements; anything else gives no rows (not an error).
-    public func jsonArrayElements(_ column: String, _ path: [String]) -> String {
+    package func jsonArrayElements(_ column: String, _ path: [String]) -> String {
         let value = "(\(column) #> \(self.path(path)))"
         return "jsonb_array_elements(CASE WHEN jsonb_typeof(\(value)) = 'array' THEN \(value) END) AS elements(value)"
     }
 
     /// Only used for pointer ids, compared with text.
-    public func elementValue(_ path: [String]) -> String { "(value #>> \(self.path(path)))" }
+    package func elementValue(_ path: [String]) -> String { "(value #>> \(self.path(path)))" }
 
     /// `_rperm && ARRAY[…]`, which the GIN index on `_rperm` serves.
-    public func permissionCheck(_ column: String, _ placeholders: [String]) -> String {
+    package func permissionCheck(_ column: String, _ placeholders: [String]) -> String {
         "(\(column) IS NULL OR \(column) && ARRAY[\(placeholders.joined(separator: ", "))]::text[])"
     }
 
     /// PostgreSQL's form; see `SQLDialect`.
-    public func removeKeys(_ document: String, _ keys: [String]) -> String {
+    package func removeKeys(_ document: String, _ keys: [String]) -> String {
         "(\(document) - '{\(keys.joined(separator: ","))}'::text[])"
     }
 
     /// `rt_regex`, a SQL function the migrations create over PostgreSQL's own regular expressions.
-    public func regexMatch(_ value: String, pattern: String, options: String) -> String {
+    package func regexMatch(_ value: String, pattern: String, options: String) -> String {
         "rt_regex(\(value), \(pattern), \(options))"
     }
 }
@@ -107,7 +107,7 @@ extension PostgresDialect {
     /// escaped literals, `\b`/`\B` word boundaries, and the options become embedded flags (`.`
     /// never matches a newline unless `s`; `^`/`$` match at line breaks only with `m`; `i` is
     /// `rt_regex`'s job).
-    public func regexPattern(_ pattern: String, options: String) -> String {
+    package func regexPattern(_ pattern: String, options: String) -> String {
         var out = ""
         var quoting = false
         var characters = pattern.makeIterator()

@@ -1,6 +1,6 @@
 import PostgresNIO
-public import RooftopCore
-public import RooftopStorage
+package import RooftopCore
+import RooftopStorage
 
 /// Files in the PostgreSQL database (`fileStorage: database`): every node that shares the
 /// database shares the files, with no other service.

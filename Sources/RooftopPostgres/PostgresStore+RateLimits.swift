@@ -4,7 +4,7 @@ import RooftopStorage
 extension PostgresStore {
     /// One UPSERT: a new or ended window starts at 1, a running one counts up; the row lock makes
     /// concurrent requests on every node count one after another.
-    public func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
+    package func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
         let ends = now + window
         let key = ExactText.rateLimitKey(key)
         let query: PostgresQuery = """
@@ -20,12 +20,12 @@ extension PostgresStore {
     }
 
     /// Deletes ended windows.
-    public func pruneRateLimits(before: Int64) async throws -> Int {
+    package func pruneRateLimits(before: Int64) async throws -> Int {
         try await query(#"DELETE FROM "_RATE_LIMIT" WHERE "windowEnds" < \#(before) RETURNING 1"#) { _ in () }.count
     }
 
     /// One UPSERT that only succeeds when the last run is an interval old (see `DataStore`).
-    public func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
+    package func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
         let due = PeriodicJob.due(interval)
         let query: PostgresQuery = """
             INSERT INTO "_JOB" ("name", "lastRun") VALUES (\(name), \(now))

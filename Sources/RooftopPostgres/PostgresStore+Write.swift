@@ -1,10 +1,10 @@
 import PostgresNIO
 import RooftopCore
-import RooftopStorage
+package import RooftopStorage
 
 extension PostgresStore {
     /// Performs the writes in one transaction (see `DataStore.write`).
-    public func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
+    package func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
         try ExactText.check(operations)
         return try await writeTransaction { [self] writer in
             var outcomes: [WriteOutcome] = []

@@ -1,15 +1,15 @@
 import Foundation
-public import Logging
+package import Logging
 import PostgresNIO
-public import RooftopCore
-public import RooftopStorage
-public import ServiceLifecycle
+package import RooftopCore
+package import RooftopStorage
+import ServiceLifecycle
 
 /// The store for several nodes: PostgreSQL through postgres-nio's connection pool.
 ///
 /// Run it as a service (`run()` keeps the pool alive), then call `prepare()` before the first
 /// request: it checks the connection and runs pending migrations.
-public final class PostgresStore: CatalogStore, Service {
+package final class PostgresStore: CatalogStore, Service {
     let client: PostgresClient
     let logger: Logger
     let dialect = PostgresDialect()
@@ -34,7 +34,7 @@ public final class PostgresStore: CatalogStore, Service {
     /// A store on the database `url` describes; a call that gets no answer within `timeout`
     /// (the database is down or overloaded) fails, and so does one that gets no connection
     /// within about `connectWait` while the database refuses connections.
-    public init(url: PostgresURL, logger: Logger, timeout: Duration = .seconds(15), connectWait: Duration = .seconds(1)) {
+    package init(url: PostgresURL, logger: Logger, timeout: Duration = .seconds(15), connectWait: Duration = .seconds(1)) {
         self.timeout = timeout
         self.connectWait = connectWait
         client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
@@ -47,10 +47,10 @@ public final class PostgresStore: CatalogStore, Service {
     }
 
     /// `LISTEN`/`NOTIFY` between the nodes on this database.
-    public var cacheBus: any CacheBus { bus }
+    package var cacheBus: any CacheBus { bus }
 
     /// Keeps the connection pool and the cache bus's listener running until the task is cancelled.
-    public func run() async throws {
+    package func run() async throws {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.client.run() }
             group.addTask { await self.bus.listen() }
@@ -59,7 +59,7 @@ public final class PostgresStore: CatalogStore, Service {
 
     /// Connects and migrates; fails with `StorageError.unavailable` when the database can't be
     /// reached or refuses (the operator sees why).
-    public func prepare() async throws {
+    package func prepare() async throws {
         do {
             // One direct connection first: the pool would keep retrying a refused connection
             // instead of saying why.
@@ -74,7 +74,7 @@ public final class PostgresStore: CatalogStore, Service {
     // MARK: Schemas
 
     /// The schema catalog, loaded once and refreshed after schema changes.
-    public func catalog() async throws -> QueryCompiler.Catalog {
+    package func catalog() async throws -> QueryCompiler.Catalog {
         if let cached = catalogCache.withLock({ $0 }) { return cached.catalog }
         return try await reloadCatalog()
     }
@@ -112,7 +112,7 @@ public final class PostgresStore: CatalogStore, Service {
     }
 
     /// Changes a schema in one transaction (see `DataStore.alterSchema`).
-    public func alterSchema(
+    package func alterSchema(
         _ className: ClassName, _ change: @escaping @Sendable (ClassSchema?) throws -> ClassSchema
     ) async throws -> ClassSchema {
         try await writeTransaction { writer in
@@ -126,7 +126,7 @@ public final class PostgresStore: CatalogStore, Service {
     }
 
     /// Drops an empty class and its relation tables.
-    public func deleteClass(_ className: ClassName) async throws {
+    package func deleteClass(_ className: ClassName) async throws {
         try await writeTransaction { writer in
             try await writer.lock(className)
             try await writer.drop(className)
@@ -191,26 +191,26 @@ public final class PostgresStore: CatalogStore, Service {
     // MARK: Queries
 
     /// Runs a query compiled with the caller's access.
-    public func find(_ request: FindRequest) async throws -> [StoredObject] {
+    package func find(_ request: FindRequest) async throws -> [StoredObject] {
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className))
         return try await rows(statement) { row in try Self.object(from: row) }
     }
 
     /// Runs a query compiled with the caller's access; documents stay text.
-    public func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
+    package func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className))
         return try await rows(statement) { row in try Self.document(from: row) }
     }
 
     /// Counts a query's matches with the caller's access.
-    public func count(_ request: FindRequest) async throws -> Int {
+    package func count(_ request: FindRequest) async throws -> Int {
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className), count: true)
         return try await rows(statement) { row in Int(try row.decode(Int64.self)) }.first ?? 0
     }
 
     /// PostgreSQL's plan for a find (`EXPLAIN`), one line per step, with sequential scans
     /// discouraged so that a tiny table still shows which index the query can use.
-    public func queryPlan(_ request: FindRequest) async throws -> [String] {
+    package func queryPlan(_ request: FindRequest) async throws -> [String] {
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: try await catalogKnowing(request.className))
         var fragment = SQLFragment("EXPLAIN " + statement.sql)
         fragment.bindings = statement.bindings

@@ -1,21 +1,21 @@
 import Foundation
-public import PostgresNIO
+package import PostgresNIO
 
 /// A `postgres://user:password@host:port/database?sslmode=…` URL, read into postgres-nio's
 /// client configuration.
-public struct PostgresURL: Sendable {
+package struct PostgresURL: Sendable {
     /// The client configuration the URL describes.
-    public var configuration: PostgresClient.Configuration
+    package var configuration: PostgresClient.Configuration
     /// The same, for a single connection outside the pool (the cache bus's `LISTEN`).
     var connection: PostgresConnection.Configuration
     /// The URL with its password hidden, for logs and messages.
-    public var redacted: String
+    package var redacted: String
 
     /// Reads `text`; `poolSize` is the most connections this process opens.
     ///
     /// `sslmode`: `disable`, `prefer` (the default: TLS when the server offers it, unverified),
     /// `require` (TLS, unverified), `verify-full` (TLS, certificate and host name checked).
-    public init(_ text: String, poolSize: Int = 20) throws(PostgresURLError) {
+    package init(_ text: String, poolSize: Int = 20) throws(PostgresURLError) {
         guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty
         else { throw PostgresURLError("expected postgres://user:password@host:port/database") }
@@ -61,8 +61,8 @@ public struct PostgresURL: Sendable {
 }
 
 /// Why a database URL could not be used.
-public struct PostgresURLError: Error, CustomStringConvertible, Sendable {
+package struct PostgresURLError: Error, CustomStringConvertible, Sendable {
     /// What is wrong, for the operator.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }

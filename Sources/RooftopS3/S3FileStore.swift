@@ -1,8 +1,8 @@
-import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
-import NIOCore
+package import NIOCore
 import NIOHTTP1
-import RooftopCore
+package import RooftopCore
 import RooftopStorage
 
 /// Files in an S3-compatible object store (AWS S3, MinIO, R2): one object per file, its type in

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+package import Foundation
 
 /// AWS Signature Version 4 for S3: the `Authorization` header of one request.
 package struct SigV4: Sendable {

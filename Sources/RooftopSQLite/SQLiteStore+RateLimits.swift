@@ -4,7 +4,7 @@ import RooftopStorage
 extension SQLiteStore {
     /// One UPSERT: a new or ended window starts at 1, a running one counts up; atomic, since
     /// SQLite has one writer.
-    public func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
+    package func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
         let sql = """
             INSERT INTO _RATE_LIMIT (key, windowEnds, count) VALUES (?, ?, 1)
             ON CONFLICT(key) DO UPDATE SET
@@ -21,7 +21,7 @@ extension SQLiteStore {
     }
 
     /// Deletes ended windows.
-    public func pruneRateLimits(before: Int64) async throws -> Int {
+    package func pruneRateLimits(before: Int64) async throws -> Int {
         try await writeTransaction { db in
             try db.execute(sql: "DELETE FROM _RATE_LIMIT WHERE windowEnds < ?", arguments: [before])
             return db.changesCount
@@ -29,7 +29,7 @@ extension SQLiteStore {
     }
 
     /// One UPSERT that only succeeds when the last run is an interval old (see `DataStore`).
-    public func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
+    package func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
         let sql = """
             INSERT INTO _JOB (name, lastRun) VALUES (?, ?)
             ON CONFLICT(name) DO UPDATE SET lastRun = excluded.lastRun WHERE _JOB.lastRun <= excluded.lastRun - ?

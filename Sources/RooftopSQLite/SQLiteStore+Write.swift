@@ -1,10 +1,10 @@
 import GRDB
 import RooftopCore
-import RooftopStorage
+package import RooftopStorage
 
 extension SQLiteStore {
     /// Performs the writes in one transaction (see `DataStore.write`).
-    public func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
+    package func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
         try ExactText.check(operations)
         return try await writeTransaction { [catalogCache] db in
             try operations.map { operation in try SQLiteStore.perform(operation, cache: catalogCache, db: db) }

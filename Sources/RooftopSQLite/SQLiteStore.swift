@@ -1,13 +1,13 @@
 import Foundation
 import GRDB
-public import RooftopCore
-public import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a 2xx answer
 /// means the write is committed and durable.
 ///
 /// Reads run concurrently on GRDB's reader pool; writes are short transactions on its writer.
-public final class SQLiteStore: CatalogStore {
+package final class SQLiteStore: CatalogStore {
     let pool: DatabasePool
     let dialect = SQLiteDialect()
     /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
@@ -20,7 +20,7 @@ public final class SQLiteStore: CatalogStore {
     }
 
     /// Opens (creating if needed) the database at `path` and runs pending migrations.
-    public init(path: String) throws {
+    package init(path: String) throws {
         var config = Configuration()
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -47,7 +47,7 @@ public final class SQLiteStore: CatalogStore {
     ///
     /// Readers close first so that the writer is the last connection, which lets SQLite remove
     /// the `-wal` and `-shm` files: a cleanly closed data directory is just `data.db`.
-    public func close() throws {
+    package func close() throws {
         _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         pool.releaseMemory()
         try pool.close()
@@ -55,7 +55,7 @@ public final class SQLiteStore: CatalogStore {
 
     /// Copies the database to a new file at `path` with SQLite's online backup: a consistent
     /// snapshot while the server keeps reading and writing.
-    public func backup(to path: String) throws {
+    package func backup(to path: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else { throw StorageError.unavailable("\(path) already exists") }
         let copy = try DatabaseQueue(path: path)
         try pool.backup(to: copy)
@@ -65,7 +65,7 @@ public final class SQLiteStore: CatalogStore {
     // MARK: Schemas
 
     /// The schema catalog, loaded once and refreshed after schema changes.
-    public func catalog() async throws -> QueryCompiler.Catalog {
+    package func catalog() async throws -> QueryCompiler.Catalog {
         if let cached = catalogCache.withLock({ $0 }) { return cached.catalog }
         let loaded = try await onReader(snapshot: true) { db in
             VersionedCatalog(catalog: try SQLiteStore.loadCatalog(db), version: try SQLiteStore.schemaVersion(db))
@@ -97,7 +97,7 @@ public final class SQLiteStore: CatalogStore {
     }
 
     /// Changes a schema in one write transaction (see `DataStore.alterSchema`).
-    public func alterSchema(
+    package func alterSchema(
         _ className: ClassName, _ change: @escaping @Sendable (ClassSchema?) throws -> ClassSchema
     ) async throws -> ClassSchema {
         try await writeTransaction { db in
@@ -110,7 +110,7 @@ public final class SQLiteStore: CatalogStore {
     }
 
     /// Drops an empty class and its relation tables.
-    public func deleteClass(_ className: ClassName) async throws {
+    package func deleteClass(_ className: ClassName) async throws {
         try await writeTransaction { db in
             try SQLiteSchemaWriter.drop(className, db: db)
         }
@@ -155,21 +155,21 @@ public final class SQLiteStore: CatalogStore {
     // MARK: Queries
 
     /// Runs a query compiled with the caller's access.
-    public func find(_ request: FindRequest) async throws -> [StoredObject] {
+    package func find(_ request: FindRequest) async throws -> [StoredObject] {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
         return try await read(statement) { row in try SQLiteStore.object(from: row) }
     }
 
     /// Runs a query compiled with the caller's access; documents stay text.
-    public func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
+    package func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
         return try await read(statement) { row in try SQLiteStore.document(from: row) }
     }
 
     /// Counts a query's matches with the caller's access.
-    public func count(_ request: FindRequest) async throws -> Int {
+    package func count(_ request: FindRequest) async throws -> Int {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog, count: true)
         return try await read(statement) { row in row[0] as Int? ?? 0 }.first ?? 0
@@ -177,7 +177,7 @@ public final class SQLiteStore: CatalogStore {
 
     /// SQLite's plan for a find (`EXPLAIN QUERY PLAN`), one line per step: for operators and
     /// benchmarks, to show which index a query uses.
-    public func queryPlan(_ request: FindRequest) async throws -> [String] {
+    package func queryPlan(_ request: FindRequest) async throws -> [String] {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
         let sql = "EXPLAIN QUERY PLAN " + statement.sql

@@ -1,14 +1,15 @@
-public import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 import NIOCore
 import RooftopHTTP
+import RooftopIdentity
 import RooftopServices
 import RooftopStorage
 
 /// Builds the server from `dependencies`: the use cases, the REST responder, the other nodes'
 /// cache invalidations and the maintenance job — the one wiring used by `rooftop serve`, tests
 /// and benchmarks. The database and the mail queue are the caller's to run (see `ServeCommand`).
-public func buildApplication(
+package func buildApplication(
     _ dependencies: Dependencies, host: String, port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let store = dependencies.store
@@ -19,7 +20,8 @@ public func buildApplication(
     // with the mail settings).
     accountsConfig.contextWords.append(dependencies.http.appId)
     let accounts = Accounts(
-        objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig, mail: dependencies.mail)
+        objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig,
+        providers: IdentityProviders.make(dependencies.auth, clock: clock), mail: dependencies.mail)
     let files = Files(
         store: dependencies.fileStore, config: dependencies.files, clock: { clock.now() },
         isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },

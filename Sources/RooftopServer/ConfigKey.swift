@@ -1,5 +1,5 @@
 import Foundation
-import RooftopCore
+package import RooftopCore
 
 /// The definition of one configuration key: everything the file, the environment, the flags,
 /// `rooftop config print` and docs/configuration.md know about it.

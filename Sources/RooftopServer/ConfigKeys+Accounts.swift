@@ -15,6 +15,12 @@ extension ServerConfiguration {
         .bool(
             "enableAnonymousUsers", \.accounts.enableAnonymousUsers, "whether `authData.anonymous` may create and log in users (else 252)"
         ),
+        ConfigKey(
+            "auth", .object,
+            "sign-in providers besides anonymous users: `apple` (`clientId`: bundle and service ids), `google` (`clientId`), "
+                + "`facebook` (`appIds`, `appSecret`, hidden by `config print`), `github` (`{}`), and any other name for an OpenID "
+                + "Connect provider (`issuer`, `clientId`); an unconfigured provider is 252; see [providers.md](providers.md)",
+            defaultNote: "none", apply: { configuration, value in try configuration.applyAuth(value) }, show: { $0.authJSON }),
         .int(
             "anonymousUserTTL", \.accounts.anonymousUserTTL,
             "seconds of inactivity (not updated, no session opened) after which never-converted anonymous users are deleted with "

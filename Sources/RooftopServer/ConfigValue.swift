@@ -1,5 +1,5 @@
 import Foundation
-import RooftopCore
+package import RooftopCore
 
 /// One configuration value and where it came from.
 ///

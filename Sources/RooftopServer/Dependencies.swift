@@ -1,40 +1,43 @@
-public import Logging
-public import RooftopHTTP
-public import RooftopServices
-public import RooftopStorage
+package import Logging
+package import RooftopHTTP
+package import RooftopIdentity
+package import RooftopServices
+package import RooftopStorage
 
 /// Everything a server is built from, in one value: the composition root's inputs.
 ///
 /// `rooftop serve` makes one from the configuration; tests and embedding apps make their own
 /// (a test clock, a cheaper hasher, a store of their choice) and build the same application.
-public struct Dependencies: Sendable {
+package struct Dependencies: Sendable {
     /// The database.
-    public var store: any DataStore
+    package var store: any DataStore
     /// Settings of the object use cases.
-    public var services: ServicesConfiguration
+    package var services: ServicesConfiguration
     /// Settings of the REST layer.
-    public var http: HTTPConfiguration
+    package var http: HTTPConfiguration
     /// Settings of the account use cases.
-    public var accounts: AccountsConfiguration
+    package var accounts: AccountsConfiguration
     /// Hashes and verifies passwords (bcrypt when serving).
-    public var passwords: any PasswordHasher
+    package var passwords: any PasswordHasher
     /// Makes session tokens.
-    public var tokens: any SessionTokenSource
+    package var tokens: any SessionTokenSource
     /// Account mail (verification, reset), when configured.
-    public var mail: AccountMail?
+    package var mail: AccountMail?
     /// The time every expiry and periodic job is measured on.
-    public var clock: any ServerClock
+    package var clock: any ServerClock
     /// How often expired sessions, old audit events and ended rate-limit windows are deleted.
-    public var maintenanceInterval: Duration
+    package var maintenanceInterval: Duration
     /// Where the server logs.
-    public var logger: Logger
+    package var logger: Logger
+    /// Sign-in providers besides anonymous users (`auth`); none by default.
+    package var auth: [ProviderSettings] = []
     /// Where uploaded files are kept; `nil`: this server stores no files (the file routes are 130).
     package var fileStore: (any FileStore)? = nil
     /// Who may upload which files, and how large.
     package var files = FilesConfiguration()
 
     /// Dependencies with the wall clock and hourly maintenance.
-    public init(
+    package init(
         store: any DataStore, services: ServicesConfiguration, http: HTTPConfiguration, accounts: AccountsConfiguration = AccountsConfiguration(),
         passwords: any PasswordHasher, tokens: any SessionTokenSource, mail: AccountMail? = nil, clock: any ServerClock = WallClock(),
         maintenanceInterval: Duration = .seconds(3600), logger: Logger

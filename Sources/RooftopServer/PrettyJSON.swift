@@ -1,4 +1,4 @@
-import RooftopCore
+package import RooftopCore
 
 /// JSON for people: two-space indentation, keys sorted, one member per line.
 package enum PrettyJSON {

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import RooftopCore
 import RooftopHTTP
-import RooftopMail
+package import RooftopMail
 import RooftopServices
 
 /// The `mail` option: how messages leave the server.

@@ -17,7 +17,7 @@ struct ExportCommand: AsyncParsableCommand {
         let sink: FileHandle
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw ValidationError("cannot create \(output)")
+                throw CommandFailure("cannot create \(output)", status: CommandFailure.inputOutput)
             }
             sink = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         } else {
@@ -29,7 +29,7 @@ struct ExportCommand: AsyncParsableCommand {
                 try await Transfer.export(store, files: files, emit: { sink.write(Data(($0 + "\n").utf8)) }, progress: bar.update)
             }
         } catch {
-            throw ValidationError("export failed: \(error)")
+            throw CommandFailure("export failed: \(error)", status: CommandFailure.inputOutput)
         }
         bar.finish()
         try sink.close()
@@ -43,7 +43,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The export to read.") var input: String
 
     func run() async throws {
-        guard let text = try? String(contentsOfFile: input, encoding: .utf8) else { throw ValidationError("cannot read \(input)") }
+        guard let text = try? String(contentsOfFile: input, encoding: .utf8) else {
+            throw CommandFailure("cannot read \(input) (a UTF-8 export file)", status: CommandFailure.noInput)
+        }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         let (database, files) = try await TransferDatabase.open(options)
         let bar = ProgressBar()
@@ -52,7 +54,7 @@ struct ImportCommand: AsyncParsableCommand {
                 try await Transfer.importing(lines, into: store, files: files) { bar.update("lines", $0, lines.count) }
             }
         } catch {
-            throw ValidationError("import failed: \(error)")
+            throw CommandFailure("import failed: \(error)", status: CommandFailure.dataError)
         }
         bar.finish()
     }
@@ -69,7 +71,9 @@ struct BackupCommand: AsyncParsableCommand {
         let configuration = try options.load(environment: ProcessInfo.processInfo.environment)
         guard configuration.databaseURI == nil else { throw ValidationError("backup copies SQLite; for PostgreSQL use pg_dump") }
         let path = configuration.dataDir + "/data.db"
-        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no database at \(path)") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("no database at \(path): give the server's data directory with --data-dir", status: CommandFailure.noInput)
+        }
         // The copy holds every user's data: private, like the database itself.
         DataDirectory.createPrivately()
         do {
@@ -77,7 +81,7 @@ struct BackupCommand: AsyncParsableCommand {
             defer { try? store.close() }
             try store.backup(to: output)
         } catch {
-            throw ValidationError("backup failed: \(error)")
+            throw CommandFailure("backup failed: \(error)", status: CommandFailure.inputOutput)
         }
         FileHandle.standardError.write(Data("backed up \(path) to \(output)\n".utf8))
         // After the database, so every file it refers to is there (files never change).

@@ -1,17 +1,17 @@
-public import RooftopCore
-public import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// `/aggregate/:className` (master key only): `distinct` and pipelines.
 ///
 /// Leading `$match` stages are compiled into SQL (so they use indexes); the remaining stages
 /// run in memory over at most `aggregateInputLimit` objects, beyond which the request is
 /// refused rather than answered from a silently truncated input.
-public struct Aggregates: Sendable {
+package struct Aggregates: Sendable {
     let store: any DataStore
     let config: ServicesConfiguration
 
     /// Creates the use case over a store.
-    public init(store: any DataStore, config: ServicesConfiguration) {
+    package init(store: any DataStore, config: ServicesConfiguration) {
         self.store = store
         self.config = config
     }
@@ -21,7 +21,7 @@ public struct Aggregates: Sendable {
     static let otherParameters: Set<String> = ["distinct", "where", "pipeline", "readPreference"]
 
     /// Runs `distinct` or a pipeline; returns the `results` array.
-    public func run(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> [JSON] {
+    package func run(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> [JSON] {
         guard principal.isMaster else { throw ParseError(.operationForbidden, "unauthorized: master key is required") }
         // As on finds: silently running without them would answer something else than was asked.
         if params["hint"] != nil { throw ParseError(.invalidQuery, "hint is not supported: the database chooses the index.") }

@@ -1,4 +1,4 @@
-public import RooftopCore
+package import RooftopCore
 import RooftopStorage
 
 /// The use cases' results in the shape the REST answers carry, so the HTTP layer writes them
@@ -7,17 +7,17 @@ extension Accounts {
     /// A sign-up's answer: 201 with the new user's id, creation time and session (and its
     /// generated username when none was sent), or 200 with the user when `authData` named an
     /// existing one (a login).
-    public struct SignUpAnswer: Sendable {
+    package struct SignUpAnswer: Sendable {
         /// Whether a user was created.
-        public var created: Bool
+        package var created: Bool
         /// The answer's fields.
-        public var body: [String: JSON]
+        package var body: [String: JSON]
         /// The new user's id.
-        public var objectId: String
+        package var objectId: String
     }
 
     /// `POST /users`.
-    public func signUpAnswer(body: [String: JSON], installationId: String?, acceptLanguage: String?) async throws -> SignUpAnswer {
+    package func signUpAnswer(body: [String: JSON], installationId: String?, acceptLanguage: String?) async throws -> SignUpAnswer {
         let result = try await signUp(body: body, installationId: installationId, acceptLanguage: acceptLanguage)
         guard result.created else {
             return SignUpAnswer(created: false, body: Self.withToken(result.user.json, result.sessionToken), objectId: result.user.objectId)
@@ -31,25 +31,25 @@ extension Accounts {
     }
 
     /// `POST|GET /login`: the user with its new session token.
-    public func logInAnswer(params: [String: JSON], installationId: String?) async throws -> [String: JSON] {
+    package func logInAnswer(params: [String: JSON], installationId: String?) async throws -> [String: JSON] {
         let (user, token) = try await logIn(params: params, installationId: installationId)
         return Self.withToken(user.json, token)
     }
 
     /// `POST /loginAs`: the user with a new session token.
-    public func logInAsAnswer(params: [String: JSON], principal: Principal, installationId: String?) async throws -> [String: JSON] {
+    package func logInAsAnswer(params: [String: JSON], principal: Principal, installationId: String?) async throws -> [String: JSON] {
         let (user, token) = try await logInAs(params: params, principal: principal, installationId: installationId)
         return Self.withToken(user.json, token)
     }
 
     /// `GET /users/me`: the user with the token it was asked with.
-    public func meAnswer(token: String) async throws -> [String: JSON] {
+    package func meAnswer(token: String) async throws -> [String: JSON] {
         Self.withToken(try await me(token: token).json, token)
     }
 
     /// The username a valid reset token belongs to (shown on the reset form), nil for an
     /// invalid or expired token.
-    public func passwordResetUsername(token: String) async throws -> String? {
+    package func passwordResetUsername(token: String) async throws -> String? {
         guard let user = try await passwordResetUser(token: token) else { return nil }
         return user.fields["username"]?.stringValue ?? ""
     }
@@ -62,35 +62,36 @@ extension Accounts {
 }
 
 /// A write planned for a `/batch` transaction, committed with the others or not at all.
-public struct PlannedWrite: Sendable {
+package struct PlannedWrite: Sendable {
     let operation: WriteOperation
 }
 
 extension Objects {
     /// `POST /classes/:className`: the new object's id and creation time.
-    public func createAnswer(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> (objectId: String, createdAt: String)
-    {
+    package func createAnswer(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> (
+        objectId: String, createdAt: String
+    ) {
         let object = try await create(className, body: body, principal: principal)
         return (object.objectId, object.createdAt.iso)
     }
 
     /// Plans a create for a transaction.
-    public func plannedCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> PlannedWrite {
+    package func plannedCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> PlannedWrite {
         PlannedWrite(operation: try await planCreate(className, body: body, principal: principal))
     }
 
     /// Plans an update for a transaction.
-    public func plannedUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> PlannedWrite {
+    package func plannedUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> PlannedWrite {
         PlannedWrite(operation: try await planUpdate(className, objectId: objectId, body: body, principal: principal))
     }
 
     /// Plans a delete for a transaction.
-    public func plannedDelete(_ className: ClassName, objectId: String, principal: Principal) async throws -> PlannedWrite {
+    package func plannedDelete(_ className: ClassName, objectId: String, principal: Principal) async throws -> PlannedWrite {
         PlannedWrite(operation: try await planDelete(className, objectId: objectId, principal: principal))
     }
 
     /// Commits planned writes in one transaction; each one's answer, in order.
-    public func commitAnswers(_ writes: [PlannedWrite]) async throws -> [[String: JSON]] {
+    package func commitAnswers(_ writes: [PlannedWrite]) async throws -> [[String: JSON]] {
         try await commit(writes.map(\.operation)).map { try Objects.response(to: $0) }
     }
 }

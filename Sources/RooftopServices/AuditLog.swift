@@ -1,30 +1,30 @@
-public import Logging
-public import RooftopCore
-public import RooftopStorage
+package import Logging
+package import RooftopCore
+package import RooftopStorage
 
 /// Who is calling, for the audit log: set once per request by the HTTP layer (a task-local, so
 /// the account use cases don't thread it through every signature).
-public struct ClientInfo: Sendable {
+package struct ClientInfo: Sendable {
     /// The client's address.
-    public var ip: String?
+    package var ip: String?
     /// The `User-Agent` header.
-    public var userAgent: String?
+    package var userAgent: String?
 
     /// Creates a description.
-    public init(ip: String? = nil, userAgent: String? = nil) {
+    package init(ip: String? = nil, userAgent: String? = nil) {
         self.ip = ip
         self.userAgent = userAgent
     }
 
     /// The current request's client.
-    @TaskLocal public static var current = ClientInfo()
+    @TaskLocal package static var current = ClientInfo()
 }
 
 /// Authentication events, appended to the `_Audit` class (master-only to read, never writable
 /// through the API): time, type, user, client address and user agent, and a reason for failures.
-public struct AuditLog: Sendable {
+package struct AuditLog: Sendable {
     /// Event types.
-    public enum Event: String, Sendable, CaseIterable {
+    package enum Event: String, Sendable, CaseIterable {
         case signup, login, loginFailed = "login.failed", logout, loginAs = "login.as"
         case passwordChanged = "password.changed", passwordReset = "password.reset", emailChanged = "email.changed"
         case emailVerified = "email.verified", sessionRevoked = "session.revoked", lockout
@@ -35,10 +35,10 @@ public struct AuditLog: Sendable {
     let clock: @Sendable () -> ParseDate
     let logger: Logger
     /// Whether events are recorded at all.
-    public var enabled: Bool
+    package var enabled: Bool
 
     /// Creates the log.
-    public init(store: any DataStore, clock: @escaping @Sendable () -> ParseDate, logger: Logger, enabled: Bool = true) {
+    package init(store: any DataStore, clock: @escaping @Sendable () -> ParseDate, logger: Logger, enabled: Bool = true) {
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -47,7 +47,7 @@ public struct AuditLog: Sendable {
 
     /// Appends one event. A failure to record is logged, never returned: the audit log must not
     /// turn a working login into an error.
-    public func record(_ event: Event, userId: String?, reason: String? = nil, detail: String? = nil) async {
+    package func record(_ event: Event, userId: String?, reason: String? = nil, detail: String? = nil) async {
         guard enabled else { return }
         let client = ClientInfo.current
         var fields: [String: JSON] = ["type": .string(event.rawValue)]
@@ -70,7 +70,7 @@ public struct AuditLog: Sendable {
     }
 
     /// Events matching `query` (type, user, time range …), newest first: for `rooftop audit`.
-    public func find(_ query: QueryNode, limit: Int) async throws -> [StoredObject] {
+    package func find(_ query: QueryNode, limit: Int) async throws -> [StoredObject] {
         var options = FindOptions()
         options.limit = limit
         options.order = [SortKey(path: FieldPath(field: .createdAt), descending: true)]
@@ -78,7 +78,7 @@ public struct AuditLog: Sendable {
     }
 
     /// Deletes events older than `days` days, a bounded batch at a time; how many went.
-    public func prune(olderThanDays days: Int) async throws -> Int {
+    package func prune(olderThanDays days: Int) async throws -> Int {
         guard days > 0 else { return 0 }
         let cutoff = ParseDate(millisecondsSince1970: clock().millisecondsSince1970 - Int64(days) * 86_400_000)
         var options = FindOptions()

@@ -1,13 +1,13 @@
-public import Logging
+package import Logging
 import RooftopCore
-public import RooftopStorage
-public import ServiceLifecycle
+package import RooftopStorage
+import ServiceLifecycle
 
 /// Deletes expired sessions (and, when configured, inactive anonymous users), old audit events
 /// and ended rate-limit windows every `interval` on the server's clock, for as long as the server
 /// runs; stops at once on graceful shutdown so the database can close cleanly. With several
 /// nodes on one database, one of them does each round (`DataStore.claimJob`).
-public struct Maintenance: Service {
+package struct Maintenance: Service {
     let accounts: Accounts
     let store: any DataStore
     let clock: any ServerClock
@@ -15,7 +15,7 @@ public struct Maintenance: Service {
     let logger: Logger
 
     /// Creates the job; it starts when the service group runs it.
-    public init(accounts: Accounts, store: any DataStore, clock: any ServerClock, interval: Duration, logger: Logger) {
+    package init(accounts: Accounts, store: any DataStore, clock: any ServerClock, interval: Duration, logger: Logger) {
         self.accounts = accounts
         self.store = store
         self.clock = clock
@@ -24,7 +24,7 @@ public struct Maintenance: Service {
     }
 
     /// Runs rounds until shutdown.
-    public func run() async throws {
+    package func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
                 while !Task.isCancelled {

@@ -1,4 +1,4 @@
-public import RooftopCore
+package import RooftopCore
 import RooftopStorage
 
 extension Objects {
@@ -7,7 +7,7 @@ extension Objects {
     ///
     /// Listing 50 objects spent half its CPU parsing stored documents into `JSON` and writing
     /// them back out unchanged (docs/benchmarks.md, profile of `list`).
-    public func findBody(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> [UInt8] {
+    package func findBody(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> [UInt8] {
         let prepared = try await prepareFind(className, params: params, principal: principal)
         var out: [UInt8] = []
         out.reserveCapacity(4096)
@@ -39,7 +39,7 @@ extension Objects {
     }
 
     /// `GET /classes/:className/:objectId`'s body, spliced from the stored text as `findBody`.
-    public func getBody(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> [UInt8] {
+    package func getBody(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> [UInt8] {
         let (request, schema) = try await prepareGet(className, objectId: objectId, params: params, principal: principal)
         guard Objects.canSplice(schema, options: request.options) else {
             return JSONWriter.bytes(try await renderedGet(request, schema: schema, principal: principal))

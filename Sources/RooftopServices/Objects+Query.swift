@@ -1,17 +1,17 @@
-public import RooftopCore
+package import RooftopCore
 import RooftopStorage
 
 extension Objects {
     /// A query's answer: the objects and, when asked, the total count.
-    public struct FindResult: Sendable {
+    package struct FindResult: Sendable {
         /// The objects, in wire form.
-        public var results: [JSON]
+        package var results: [JSON]
         /// The count, when `count` was asked for.
-        public var count: Int?
+        package var count: Int?
     }
 
     /// Runs a query (`GET /classes/:className`).
-    public func find(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> FindResult {
+    package func find(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> FindResult {
         let prepared = try await prepareFind(className, params: params, principal: principal)
         guard let (request, schema) = prepared.query else { return FindResult(results: [], count: prepared.count) }
         let objects = try await store.find(request)
@@ -49,7 +49,7 @@ extension Objects {
     }
 
     /// Gets one object (`GET /classes/:className/:objectId`); 101 if missing or unreadable.
-    public func get(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> JSON {
+    package func get(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> JSON {
         let (request, schema) = try await prepareGet(className, objectId: objectId, params: params, principal: principal)
         return try await renderedGet(request, schema: schema, principal: principal)
     }

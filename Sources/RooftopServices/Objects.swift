@@ -1,16 +1,16 @@
-public import RooftopCore
-public import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// Object use cases: create, get, query, update, delete with Parse's access rules.
-public struct Objects: Sendable {
+package struct Objects: Sendable {
     let store: any DataStore
     let config: ServicesConfiguration
     let clock: @Sendable () -> ParseDate
     /// Resolves users' roles; its cache is cleared on every `_Role` write.
-    public let roles: RoleResolver
+    package let roles: RoleResolver
 
     /// Creates the use cases over a store.
-    public init(store: any DataStore, config: ServicesConfiguration, clock: @escaping @Sendable () -> ParseDate) {
+    package init(store: any DataStore, config: ServicesConfiguration, clock: @escaping @Sendable () -> ParseDate) {
         self.store = store
         self.config = config
         self.clock = clock
@@ -49,14 +49,14 @@ public struct Objects: Sendable {
     }
 
     /// Creates an object; returns its id and creation time.
-    public func create(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> StoredObject {
+    package func create(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> StoredObject {
         let outcome = try await writeOne(try await planCreate(className, body: body, principal: principal))
         guard case .inserted(let object) = outcome else { throw ParseError.internalError }
         return object
     }
 
     /// Checks a create and returns the write to perform (for `create` and batch transactions).
-    public func planCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
+    package func planCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
         try Objects.refuseAuditWrites(className)
         try checkClassAccess(className, principal: principal)
         let schema = try await store.schema(className)
@@ -117,13 +117,13 @@ public struct Objects: Sendable {
     }
 
     /// Updates an object the caller may write; returns `updatedAt` and the results of atomic ops.
-    public func update(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
+    package func update(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
         let outcome = try await writeOne(try await planUpdate(className, objectId: objectId, body: body, principal: principal))
         return try Objects.response(to: outcome)
     }
 
     /// Checks an update and returns the write to perform.
-    public func planUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
+    package func planUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
         try Objects.refuseAuditWrites(className)
         try checkClassAccess(className, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: false)
@@ -140,12 +140,12 @@ public struct Objects: Sendable {
     }
 
     /// Deletes an object the caller may write.
-    public func delete(_ className: ClassName, objectId: String, principal: Principal) async throws {
+    package func delete(_ className: ClassName, objectId: String, principal: Principal) async throws {
         _ = try await writeOne(try await planDelete(className, objectId: objectId, principal: principal))
     }
 
     /// Checks a delete and returns the write to perform.
-    public func planDelete(_ className: ClassName, objectId: String, principal: Principal) async throws -> WriteOperation {
+    package func planDelete(_ className: ClassName, objectId: String, principal: Principal) async throws -> WriteOperation {
         try Objects.refuseAuditWrites(className)
         try checkClassAccess(className, principal: principal)
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
@@ -154,12 +154,12 @@ public struct Objects: Sendable {
     }
 
     /// Performs planned writes all-or-nothing (batch `transaction: true`).
-    public func commit(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
+    package func commit(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
         try await writeGroup(operations)
     }
 
     /// The wire answer to a write: `{objectId, createdAt}`, `{updatedAt, …echo}` or `{}`.
-    public static func response(to outcome: WriteOutcome) throws -> [String: JSON] {
+    package static func response(to outcome: WriteOutcome) throws -> [String: JSON] {
         switch outcome {
         case .inserted(let object): return ["objectId": .string(object.objectId), "createdAt": .string(object.createdAt.iso)]
         case .updated(let updatedAt, var echo):

@@ -1,14 +1,14 @@
 import Foundation
-public import RooftopCore
-public import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// Rate limits in Parse Server's `rateLimit` shape, counted in the database so every node
 /// shares them. Each request is matched after `_method`, per `/batch` sub-request, on a path
 /// normalized once (lowercased, percent-decoded, no trailing or doubled slashes), so none of
 /// those spellings is a way around a limit.
-public struct RateLimiter: Sendable {
+package struct RateLimiter: Sendable {
     /// Who a limit counts.
-    public enum Zone: String, Sendable, CaseIterable {
+    package enum Zone: String, Sendable, CaseIterable {
         /// The client's IP address.
         case ip
         /// The signed-in user (anonymous callers by IP).
@@ -24,24 +24,24 @@ public struct RateLimiter: Sendable {
     }
 
     /// One rule.
-    public struct Rule: Sendable {
+    package struct Rule: Sendable {
         /// A path below the mount path: exact (`/login`), or a prefix ending in `/*` (`/classes/*`).
-        public var path: String
+        package var path: String
         /// Methods it applies to; empty = all.
-        public var methods: Set<String>
+        package var methods: Set<String>
         /// Requests allowed per window.
-        public var count: Int
+        package var count: Int
         /// The window, in milliseconds.
-        public var window: Int64
+        package var window: Int64
         /// What is counted.
-        public var zone: Zone
+        package var zone: Zone
         /// Whether master-key requests count too.
-        public var includeMasterKey: Bool
+        package var includeMasterKey: Bool
         /// The `error` of the 429 answer.
-        public var message: String
+        package var message: String
 
         /// Creates a rule.
-        public init(
+        package init(
             path: String, methods: Set<String> = [], count: Int, window: Int64, zone: Zone = .ip, includeMasterKey: Bool = false,
             message: String = "Too many requests."
         ) {
@@ -62,27 +62,27 @@ public struct RateLimiter: Sendable {
     }
 
     /// A request as the limiter sees it.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// The effective method (after `_method`).
-        public var method: String
+        package var method: String
         /// The path below the mount path, as received (normalized here).
-        public var path: String
+        package var path: String
         /// The client's address (see `HTTPConfiguration.trustedProxies`).
-        public var clientIP: String?
+        package var clientIP: String?
         /// The signed-in user, if any.
-        public var userId: String?
+        package var userId: String?
         /// The session token, if any.
-        public var sessionToken: String?
+        package var sessionToken: String?
         /// Whether the master key was used.
-        public var isMaster: Bool
+        package var isMaster: Bool
         /// The account the body names (username or email, normalized), for `account` rules.
-        public var account: String?
+        package var account: String?
         /// The path of the route this one stands for (`/users` for `POST /classes/_User`): rules on
         /// either path count the request, each once.
-        public var alias: String?
+        package var alias: String?
 
         /// Creates a request description.
-        public init(
+        package init(
             method: String, path: String, clientIP: String?, userId: String? = nil, sessionToken: String? = nil, isMaster: Bool = false,
             account: String? = nil, alias: String? = nil
         ) {
@@ -98,11 +98,11 @@ public struct RateLimiter: Sendable {
     }
 
     /// A refused request: answered 429 with `Retry-After`.
-    public struct Limited: Error, Sendable {
+    package struct Limited: Error, Sendable {
         /// Seconds until the window ends.
-        public var retryAfter: Int
+        package var retryAfter: Int
         /// The answer's `error`.
-        public var message: String
+        package var message: String
     }
 
     let rules: [Rule]
@@ -110,14 +110,14 @@ public struct RateLimiter: Sendable {
     let clock: @Sendable () -> ParseDate
 
     /// Creates a limiter; with no rules it does nothing (and touches no database).
-    public init(rules: [Rule], store: any RateLimitStore, clock: @escaping @Sendable () -> ParseDate) {
+    package init(rules: [Rule], store: any RateLimitStore, clock: @escaping @Sendable () -> ParseDate) {
         self.rules = rules
         self.store = store
         self.clock = clock
     }
 
     /// A limiter without rules.
-    public static let off = RateLimiter(rules: [], store: nil)
+    package static let off = RateLimiter(rules: [], store: nil)
 
     private init(rules: [Rule], store: (any RateLimitStore)?) {
         self.rules = rules
@@ -126,7 +126,7 @@ public struct RateLimiter: Sendable {
     }
 
     /// Counts `request` under every rule it matches; throws `Limited` when one is exceeded.
-    public func check(_ request: Request) async throws {
+    package func check(_ request: Request) async throws {
         guard !rules.isEmpty, let store else { return }
         let path = Self.normalize(request.path)
         let alias = request.alias.map(Self.normalize)
@@ -154,7 +154,7 @@ public struct RateLimiter: Sendable {
     }
 
     /// Lowercased, percent-decoded, single slashes, no trailing slash, leading slash.
-    public static func normalize(_ path: String) -> String {
+    package static func normalize(_ path: String) -> String {
         let decoded = path.removingPercentEncoding ?? path
         let segments = decoded.lowercased().split(separator: "/", omittingEmptySubsequences: true)
         return "/" + segments.joined(separator: "/")

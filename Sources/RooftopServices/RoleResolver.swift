@@ -1,13 +1,13 @@
 import Foundation
-public import RooftopCore
-public import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// Finds every role a user has, directly (`users`) or inherited through `roles`, and caches
 /// the answer per user.
 ///
 /// Any `_Role` write clears the cache on this node and, through the store's cache bus, on the
 /// others; entries also expire after `ttl`.
-public actor RoleResolver {
+package actor RoleResolver {
     let store: any DataStore
     let ttl: Duration
     let maxDepth: Int
@@ -19,7 +19,7 @@ public actor RoleResolver {
 
     /// Creates a resolver; `maxRoles` bounds the roles one user can accumulate; entries expire
     /// after `ttl` on the `now` clock.
-    public init(
+    package init(
         store: any DataStore, ttl: Duration = .seconds(5), maxDepth: Int = 32, maxRoles: Int = 1000,
         now: @escaping @Sendable () -> ParseDate = WallClock().now
     ) {
@@ -31,18 +31,18 @@ public actor RoleResolver {
     }
 
     /// Forgets every cached answer (called on each `_Role` write).
-    public func invalidate() {
+    package func invalidate() {
         generation += 1
         cache.removeAll()
     }
 
     /// The principal of a signed-in user, with its roles.
-    public func principal(forUser userId: String) async throws -> Principal {
+    package func principal(forUser userId: String) async throws -> Principal {
         Principal.user(userId, roles: try await roles(forUser: userId))
     }
 
     /// Role names of `userId`, sorted.
-    public func roles(forUser userId: String) async throws -> [String] {
+    package func roles(forUser userId: String) async throws -> [String] {
         let now = self.now().millisecondsSince1970
         // Without the other nodes' invalidations, the cache can't be trusted: resolve every time.
         let live = store.cacheBus.isLive

@@ -1,28 +1,28 @@
-public import RooftopCore
-public import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// `/schemas` use cases (master key only): list, read, create, update and delete classes.
-public struct Schemas: Sendable {
+package struct Schemas: Sendable {
     let store: any DataStore
     let maxFieldsPerClass: Int
 
     /// Creates the use cases over a store; `maxFieldsPerClass` caps what `/schemas` may add.
-    public init(store: any DataStore, maxFieldsPerClass: Int = ServicesConfiguration().maxFieldsPerClass) {
+    package init(store: any DataStore, maxFieldsPerClass: Int = ServicesConfiguration().maxFieldsPerClass) {
         self.store = store
         self.maxFieldsPerClass = maxFieldsPerClass
     }
 
     /// Every class's schema.
-    public func all() async throws -> [ClassSchema] { try await store.allSchemas() }
+    package func all() async throws -> [ClassSchema] { try await store.allSchemas() }
 
     /// One class's schema (103 when it does not exist).
-    public func get(_ className: ClassName) async throws -> ClassSchema {
+    package func get(_ className: ClassName) async throws -> ClassSchema {
         guard let schema = try await store.schema(className) else { throw Self.missing(className) }
         return schema
     }
 
     /// Creates a class; 103 if it exists already.
-    public func create(_ className: ClassName, body: [String: JSON]) async throws -> ClassSchema {
+    package func create(_ className: ClassName, body: [String: JSON]) async throws -> ClassSchema {
         try Objects.refuseAuditWrites(className)
         let patch = try SchemaPatch(body: body, className: className)
         guard patch.deleteFields.isEmpty, patch.deleteIndexes.isEmpty else {
@@ -37,7 +37,7 @@ public struct Schemas: Sendable {
     }
 
     /// Adds or deletes fields and indexes and replaces CLPs; 103 if the class does not exist.
-    public func update(_ className: ClassName, body: [String: JSON]) async throws -> ClassSchema {
+    package func update(_ className: ClassName, body: [String: JSON]) async throws -> ClassSchema {
         // Deleting a field of the audit log would erase part of every event.
         try Objects.refuseAuditWrites(className)
         let patch = try SchemaPatch(body: body, className: className)
@@ -51,7 +51,7 @@ public struct Schemas: Sendable {
     }
 
     /// Deletes an empty class (255 when objects remain); deleting a missing class succeeds, as in Parse.
-    public func delete(_ className: ClassName) async throws {
+    package func delete(_ className: ClassName) async throws {
         try Objects.refuseAuditWrites(className)
         guard try await store.schema(className) != nil else { return }
         do {

@@ -1,11 +1,11 @@
 import Foundation
-public import RooftopCore
+package import RooftopCore
 
 /// The time the services act on: the wall clock when serving, a clock the test moves in tests.
 ///
 /// Every expiry (sessions, tokens, lockouts, rate-limit windows, caches) and every periodic job
 /// is measured on it, so a test advances time instead of sleeping.
-public protocol ServerClock: Sendable {
+package protocol ServerClock: Sendable {
     /// Now, to the millisecond.
     func now() -> ParseDate
     /// Returns once `duration` has passed on this clock; throws `CancellationError` if cancelled.
@@ -13,17 +13,17 @@ public protocol ServerClock: Sendable {
 }
 
 /// The system's wall clock.
-public struct WallClock: ServerClock {
+package struct WallClock: ServerClock {
     /// Creates the wall clock.
-    public init() {}
+    package init() {}
 
     /// Now, from the system.
-    public func now() -> ParseDate {
+    package func now() -> ParseDate {
         ParseDate(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
     /// Sleeps on the system's clock.
-    public func sleep(for duration: Duration) async throws {
+    package func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-public import RooftopCore
-import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// Moves a whole database between stores of any kind (SQLite → PostgreSQL, and back): every
 /// class's schema, every object with its internal fields (password hashes, session digests),
@@ -8,9 +8,9 @@ import RooftopStorage
 ///
 /// The export is deterministic (classes by name, objects by objectId, keys sorted), so exporting
 /// an imported database gives the same bytes.
-public enum Transfer {
+package enum Transfer {
     /// The first line of an export.
-    public static let header: JSON = ["format": "rooftop-export", "version": 1]
+    package static let header: JSON = ["format": "rooftop-export", "version": 1]
     static let page = 500
 
     /// Writes every class of `store` to `emit`, one JSON line at a time, then every file of
@@ -165,8 +165,8 @@ public enum Transfer {
 }
 
 /// Why an export could not be read or imported.
-public struct TransferError: Error, CustomStringConvertible {
+package struct TransferError: Error, CustomStringConvertible {
     /// What is wrong, with the line when there is one.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,23 +1,23 @@
-public import RooftopCore
+package import RooftopCore
 
 /// What one caller may see or change in one class, in the form the SQL compiler needs.
-public struct Access: Sendable, Equatable {
+package struct Access: Sendable, Equatable {
     /// ACL entries the caller matches; nil for the master key (no ACL check).
-    public var aclGroup: [String]?
+    package var aclGroup: [String]?
     /// The caller's user id, for pointer permissions and the `_User` owner exemption.
-    public var userId: String?
+    package var userId: String?
     /// When set, only objects whose listed pointer fields reference `userId` qualify.
-    public var pointerRestriction: [FieldName]
+    package var pointerRestriction: [FieldName]
     /// Fields removed from every returned object.
-    public var hiddenFields: Set<String>
+    package var hiddenFields: Set<String>
     /// For `userField:<f>` audiences: where `f` references the caller, only these stay hidden.
-    public var hiddenUnlessUserField: [String: Set<String>]
+    package var hiddenUnlessUserField: [String: Set<String>]
     /// Writes only: the object must hold exactly these string values, checked in the same
     /// statement as the write, so a single-use token is consumed by exactly one request.
-    public var requiredValues: [FieldName: String] = [:]
+    package var requiredValues: [FieldName: String] = [:]
 
     /// Creates an access description.
-    public init(
+    package init(
         aclGroup: [String]?, userId: String? = nil, pointerRestriction: [FieldName] = [], hiddenFields: Set<String> = [],
         hiddenUnlessUserField: [String: Set<String>] = [:]
     ) {
@@ -29,10 +29,10 @@ public struct Access: Sendable, Equatable {
     }
 
     /// Unrestricted access (master key, or the server itself).
-    public static let master = Access(aclGroup: nil)
+    package static let master = Access(aclGroup: nil)
 
     /// This access, restricted to objects whose `field` holds `value` (see `requiredValues`).
-    public func requiring(_ field: FieldName, equals value: String) -> Access {
+    package func requiring(_ field: FieldName, equals value: String) -> Access {
         var access = self
         access.requiredValues[field] = value
         return access
@@ -40,13 +40,13 @@ public struct Access: Sendable, Equatable {
 }
 
 /// The access of one caller to every class a query touches.
-public struct AccessScope: Sendable {
+package struct AccessScope: Sendable {
     /// Access per class; a class missing here is not readable at all.
-    public var classes: [ClassName: Access]
+    package var classes: [ClassName: Access]
 
     /// Creates a scope.
-    public init(classes: [ClassName: Access]) { self.classes = classes }
+    package init(classes: [ClassName: Access]) { self.classes = classes }
 
     /// The access for `className`.
-    public func access(for className: ClassName) -> Access? { classes[className] }
+    package func access(for className: ClassName) -> Access? { classes[className] }
 }

@@ -1,5 +1,5 @@
 /// A change that makes data cached in memory stale, on every node sharing the database.
-public enum CacheEvent: Sendable, Equatable {
+package enum CacheEvent: Sendable, Equatable {
     /// One session ended (logout): the digest of its token.
     case sessionToken(digest: String)
     /// Sessions ended, by objectId.
@@ -19,7 +19,7 @@ public enum CacheEvent: Sendable, Equatable {
 /// A node applies its own changes directly and publishes them for the others. While the bus is
 /// not live (no connection to hear the others), caches must not answer: a session revoked on
 /// another node would otherwise be served from memory.
-public protocol CacheBus: Sendable {
+package protocol CacheBus: Sendable {
     /// Tells the other nodes about `event` (this node has applied it already).
     func publish(_ event: CacheEvent) async
     /// Whether the other nodes' events arrive now.
@@ -29,13 +29,13 @@ public protocol CacheBus: Sendable {
 }
 
 /// One node alone on its database (SQLite): nobody to tell, always live.
-public struct LocalCacheBus: CacheBus {
+package struct LocalCacheBus: CacheBus {
     /// Creates the bus.
-    public init() {}
+    package init() {}
     /// Nothing to do: no other node.
-    public func publish(_ event: CacheEvent) async {}
+    package func publish(_ event: CacheEvent) async {}
     /// Always: there is no one to miss.
-    public var isLive: Bool { true }
+    package var isLive: Bool { true }
     /// Never called: no other node.
-    public func onEvent(_ handler: @escaping @Sendable (CacheEvent) async -> Void) {}
+    package func onEvent(_ handler: @escaping @Sendable (CacheEvent) async -> Void) {}
 }

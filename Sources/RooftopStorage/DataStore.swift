@@ -1,10 +1,10 @@
-public import RooftopCore
+package import RooftopCore
 
 /// The storage port: everything the services need from a database.
 ///
 /// Access control is part of each request (`Access`, `AccessScope`) and compiled into the SQL of
 /// the adapter, so a row the caller may not see never leaves the database.
-public protocol DataStore: RateLimitStore {
+package protocol DataStore: RateLimitStore {
     /// The schema of `className`, if the class exists.
     func schema(_ className: ClassName) async throws -> ClassSchema?
     /// Every class's schema.
@@ -43,15 +43,15 @@ public protocol DataStore: RateLimitStore {
 
 extension DataStore {
     /// One node: no other to tell.
-    public var cacheBus: any CacheBus { LocalCacheBus() }
+    package var cacheBus: any CacheBus { LocalCacheBus() }
 
     /// For stores that cannot explain their queries.
-    public func queryPlan(_ request: FindRequest) async throws -> [String] {
+    package func queryPlan(_ request: FindRequest) async throws -> [String] {
         throw StorageError.unavailable("this store cannot show query plans")
     }
 
     /// Through `find`, for stores without a faster way.
-    public func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
+    package func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
         try await find(request).map(StoredDocument.init)
     }
 }

@@ -1,15 +1,15 @@
-public import RooftopCore
+package import RooftopCore
 
 /// How documents and permission lists are stored as text.
-public enum DocumentCoding {
+package enum DocumentCoding {
     /// The canonical text of a value: compact, keys sorted, so equal values compare equal in SQL.
-    public static func canonicalString(_ value: JSON) -> String { JSONWriter.string(value, sortedKeys: true) }
+    package static func canonicalString(_ value: JSON) -> String { JSONWriter.string(value, sortedKeys: true) }
 
     /// The canonical text of a document.
-    public static func encode(_ fields: [String: JSON]) -> String { canonicalString(.object(fields)) }
+    package static func encode(_ fields: [String: JSON]) -> String { canonicalString(.object(fields)) }
 
     /// Reads a stored document.
-    public static func decode(_ text: String) throws -> [String: JSON] {
+    package static func decode(_ text: String) throws -> [String: JSON] {
         guard case .object(let fields) = try JSONParser.parse(text, maxDepth: 256) else {
             throw StorageError.corrupt("a stored document is not an object")
         }
@@ -17,7 +17,7 @@ public enum DocumentCoding {
     }
 
     /// The read and write lists of an ACL, as JSON arrays (nil for public).
-    public static func permissions(_ acl: ACL?) -> (read: String?, write: String?) {
+    package static func permissions(_ acl: ACL?) -> (read: String?, write: String?) {
         guard let lists = permissionLists(acl) else { return (nil, nil) }
         return (canonicalString(.array(lists.read.map(JSON.string))), canonicalString(.array(lists.write.map(JSON.string))))
     }
@@ -30,7 +30,7 @@ public enum DocumentCoding {
     }
 
     /// The ACL rebuilt from stored read and write lists.
-    public static func acl(read: String?, write: String?) throws -> ACL? {
+    package static func acl(read: String?, write: String?) throws -> ACL? {
         if read == nil && write == nil { return nil }
         func list(_ text: String?) throws -> Set<String> {
             guard let text else { return [] }

@@ -1,4 +1,4 @@
-public import RooftopCore
+package import RooftopCore
 
 /// The one rule about U+0000 (NUL) both adapters share, so text is exact on both or refused on
 /// both.
@@ -7,15 +7,15 @@ public import RooftopCore
 /// strings, so `"admin\u0000x"` was compared as `"admin"` there. A value with NUL is therefore
 /// refused before any SQL is built: 107 for a write (nothing is stored) and for a query (the
 /// value could match nothing stored). Values already stored are left alone.
-public enum ExactText {
+package enum ExactText {
     /// The answer to a value with NUL.
-    public static let refused = ParseError(.invalidJSON, "Strings may not contain the NUL character (\\u0000).")
+    package static let refused = ParseError(.invalidJSON, "Strings may not contain the NUL character (\\u0000).")
 
     /// Whether `text` holds NUL.
-    @inlinable public static func hasNUL(_ text: String) -> Bool { text.utf8.contains(0) }
+    @inlinable package static func hasNUL(_ text: String) -> Bool { text.utf8.contains(0) }
 
     /// Whether any string or object key inside `value` holds NUL.
-    public static func hasNUL(_ value: JSON) -> Bool {
+    package static func hasNUL(_ value: JSON) -> Bool {
         switch value {
         case .string(let s): hasNUL(s)
         case .array(let items): items.contains(where: hasNUL)
@@ -26,7 +26,7 @@ public enum ExactText {
 
     /// Refuses a group of writes, before any of it runs, when one would bind or store text with
     /// NUL (see `check(_:objectId:)`).
-    public static func check(_ operations: [WriteOperation]) throws(ParseError) {
+    package static func check(_ operations: [WriteOperation]) throws(ParseError) {
         for operation in operations {
             switch operation {
             case .insert(_, let objectId, _, let write, _), .update(_, let objectId, _, let write, _, _):
@@ -39,7 +39,7 @@ public enum ExactText {
 
     /// Refuses a write that would store text with NUL: a value it sets or adds, a relation or
     /// ACL entry, or its objectId. Values it only removes may hold anything.
-    public static func check(_ write: ObjectWrite, objectId: String) throws(ParseError) {
+    package static func check(_ write: ObjectWrite, objectId: String) throws(ParseError) {
         if hasNUL(objectId) { throw refused }
         if let id = write.objectId, hasNUL(id) { throw refused }
         for (_, op) in write.operations {
@@ -55,7 +55,7 @@ public enum ExactText {
     }
 
     /// Refuses a query with NUL in any value it compares, pattern or subquery.
-    public static func check(_ node: QueryNode) throws(ParseError) {
+    package static func check(_ node: QueryNode) throws(ParseError) {
         switch node {
         case .and(let children), .or(let children), .nor(let children):
             for child in children { try check(child) }
@@ -85,7 +85,7 @@ public enum ExactText {
 
     /// A rate-limit key as stored: NUL (which neither database can bind exactly) and the escape
     /// character itself are escaped, so distinct keys stay distinct; other keys are unchanged.
-    public static func rateLimitKey(_ key: String) -> String {
+    package static func rateLimitKey(_ key: String) -> String {
         guard key.utf8.contains(where: { $0 == 0 || $0 == UInt8(ascii: "\\") }) else { return key }
         var escaped = ""
         for scalar in key.unicodeScalars {

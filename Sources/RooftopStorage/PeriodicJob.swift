@@ -1,6 +1,6 @@
 /// Periodic jobs shared by the nodes of one database.
-public enum PeriodicJob {
+package enum PeriodicJob {
     /// How old the last run must be for a new claim: nine tenths of the interval, so a node
     /// whose timer fires a little early still finds the job due.
-    public static func due(_ interval: Int64) -> Int64 { interval - interval / 10 }
+    package static func due(_ interval: Int64) -> Int64 { interval - interval / 10 }
 }

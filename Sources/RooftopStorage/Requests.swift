@@ -1,18 +1,18 @@
-public import RooftopCore
+package import RooftopCore
 
 /// A query to run.
-public struct FindRequest: Sendable {
+package struct FindRequest: Sendable {
     /// The class queried.
-    public var className: ClassName
+    package var className: ClassName
     /// The constraints.
-    public var query: QueryNode
+    package var query: QueryNode
     /// Order, limit and skip (keys and include are applied by the services).
-    public var options: FindOptions
+    package var options: FindOptions
     /// The caller's access to every class involved (the main class and any subquery class).
-    public var scope: AccessScope
+    package var scope: AccessScope
 
     /// Creates a request.
-    public init(className: ClassName, query: QueryNode, options: FindOptions = FindOptions(), scope: AccessScope) {
+    package init(className: ClassName, query: QueryNode, options: FindOptions = FindOptions(), scope: AccessScope) {
         self.className = className
         self.query = query
         self.options = options
@@ -21,16 +21,16 @@ public struct FindRequest: Sendable {
 }
 
 /// Permission to change the schema as part of a write.
-public struct SchemaGrant: Sendable, Equatable {
+package struct SchemaGrant: Sendable, Equatable {
     /// Whether the class may be created by this write.
-    public var createClass: Bool
+    package var createClass: Bool
     /// Whether new fields may be added by this write.
-    public var addFields: Bool
+    package var addFields: Bool
     /// The most fields the class may have once this write has added its own (`maxFieldsPerClass`).
-    public var maxFields: Int
+    package var maxFields: Int
 
     /// Creates a grant.
-    public init(createClass: Bool, addFields: Bool, maxFields: Int = .max) {
+    package init(createClass: Bool, addFields: Bool, maxFields: Int = .max) {
         self.createClass = createClass
         self.addFields = addFields
         self.maxFields = maxFields
@@ -38,7 +38,7 @@ public struct SchemaGrant: Sendable, Equatable {
 }
 
 /// One write inside an atomic group.
-public enum WriteOperation: Sendable {
+package enum WriteOperation: Sendable {
     /// Create an object.
     case insert(className: ClassName, objectId: String, at: ParseDate, write: ObjectWrite, grant: SchemaGrant)
     /// Update an object the caller can write.
@@ -49,7 +49,7 @@ public enum WriteOperation: Sendable {
 
 extension WriteOperation {
     /// The class written.
-    public var className: ClassName {
+    package var className: ClassName {
         switch self {
         case .insert(let className, _, _, _, _), .update(let className, _, _, _, _, _), .delete(let className, _, _): className
         }
@@ -58,7 +58,7 @@ extension WriteOperation {
 
 extension WriteOperation {
     /// The object written.
-    public var objectId: String {
+    package var objectId: String {
         switch self {
         case .insert(_, let id, _, _, _), .update(_, let id, _, _, _, _), .delete(_, let id, _): id
         }
@@ -66,7 +66,7 @@ extension WriteOperation {
 }
 
 /// The outcome of one write.
-public enum WriteOutcome: Sendable, Equatable {
+package enum WriteOutcome: Sendable, Equatable {
     /// The object was created.
     case inserted(StoredObject)
     /// The object was updated; `echo` holds the results of atomic operations.

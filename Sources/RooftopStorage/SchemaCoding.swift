@@ -1,9 +1,9 @@
-public import RooftopCore
+package import RooftopCore
 
 /// How a `ClassSchema` is stored: one JSON text per class.
-public enum SchemaCoding {
+package enum SchemaCoding {
     /// The stored text of `schema` (default fields are implied, not stored).
-    public static func encode(_ schema: ClassSchema) -> String {
+    package static func encode(_ schema: ClassSchema) -> String {
         var fields: [String: JSON] = [:]
         for (name, type) in schema.fields where !schema.isDefaultField(name) { fields[name] = schema.fieldJSON(name, type) }
         var indexes: [String: JSON] = [:]
@@ -14,7 +14,7 @@ public enum SchemaCoding {
     }
 
     /// Reads a stored schema.
-    public static func decode(className: String, json text: String) throws -> ClassSchema {
+    package static func decode(className: String, json text: String) throws -> ClassSchema {
         let json = try JSONParser.parse(text, maxDepth: 16)
         var fields: [String: FieldType] = [:]
         var options: [String: FieldOptions] = [:]

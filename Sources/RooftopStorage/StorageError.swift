@@ -1,5 +1,5 @@
 /// An error inside a store; translated into a `ParseError` at the services boundary.
-public struct StorageError: Error, Sendable, CustomStringConvertible {
+package struct StorageError: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
         case duplicate(field: String?)
         case unavailable
@@ -8,21 +8,21 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
 
     private let kind: Kind
     /// The underlying error, for logs only.
-    public let cause: String
+    package let cause: String
 
     /// A unique constraint failed (the field when known).
-    public static func duplicate(field: String?, cause: String) -> StorageError { .init(kind: .duplicate(field: field), cause: cause) }
+    package static func duplicate(field: String?, cause: String) -> StorageError { .init(kind: .duplicate(field: field), cause: cause) }
     /// The database could not be reached or failed.
-    public static func unavailable(_ cause: String) -> StorageError { .init(kind: .unavailable, cause: cause) }
+    package static func unavailable(_ cause: String) -> StorageError { .init(kind: .unavailable, cause: cause) }
     /// Stored data could not be decoded.
-    public static func corrupt(_ cause: String) -> StorageError { .init(kind: .corrupt, cause: cause) }
+    package static func corrupt(_ cause: String) -> StorageError { .init(kind: .corrupt, cause: cause) }
 
     /// The field of a duplicate-value error.
-    public var duplicateField: String?? {
+    package var duplicateField: String?? {
         if case .duplicate(let field) = kind { return .some(field) }
         return nil
     }
 
     /// A description for logs (never sent to clients).
-    public var description: String { "StorageError(\(kind)): \(cause)" }
+    package var description: String { "StorageError(\(kind)): \(cause)" }
 }

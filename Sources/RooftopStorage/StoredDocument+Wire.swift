@@ -10,7 +10,7 @@ extension StoredDocument {
     /// This runs once per object of every list, so it works on the text's bytes in place: the
     /// first version copied each document into an array and walked it through `ArraySlice`, and
     /// that walk alone was a tenth of a 100-object list's CPU (docs/benchmarks.md).
-    public func writeWireObject(into out: inout [UInt8]) throws -> Bool {
+    package func writeWireObject(into out: inout [UInt8]) throws -> Bool {
         var text = document
         return try text.withUTF8 { text in
             guard let members = SplicedObject.members(of: text) else { return false }

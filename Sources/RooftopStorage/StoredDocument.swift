@@ -4,22 +4,22 @@ import RooftopCore
 ///
 /// Parsing a document into `JSON` and writing it back out was half the CPU of listing objects
 /// (docs/benchmarks.md); an answer that needs no rewriting is spliced from this text instead.
-public struct StoredDocument: Sendable, Equatable {
+package struct StoredDocument: Sendable, Equatable {
     /// The object's id.
-    public var objectId: String
+    package var objectId: String
     /// When it was created, as stored (ISO 8601).
-    public var createdAt: String
+    package var createdAt: String
     /// When it was last written, as stored (ISO 8601).
-    public var updatedAt: String
+    package var updatedAt: String
     /// The read list, a JSON array of ACL entries; nil for public.
-    public var readers: String?
+    package var readers: String?
     /// The write list, a JSON array of ACL entries; nil for public.
-    public var writers: String?
+    package var writers: String?
     /// Every other field, as one JSON object.
-    public var document: String
+    package var document: String
 
     /// Creates a stored document.
-    public init(objectId: String, createdAt: String, updatedAt: String, readers: String?, writers: String?, document: String) {
+    package init(objectId: String, createdAt: String, updatedAt: String, readers: String?, writers: String?, document: String) {
         self.objectId = objectId
         self.createdAt = createdAt
         self.updatedAt = updatedAt
@@ -29,7 +29,7 @@ public struct StoredDocument: Sendable, Equatable {
     }
 
     /// The text form of a decoded object.
-    public init(_ object: StoredObject) {
+    package init(_ object: StoredObject) {
         let (readers, writers) = DocumentCoding.permissions(object.acl)
         self.init(
             objectId: object.objectId, createdAt: object.createdAt.iso, updatedAt: object.updatedAt.iso, readers: readers, writers: writers,
@@ -37,7 +37,7 @@ public struct StoredDocument: Sendable, Equatable {
     }
 
     /// The decoded object.
-    public func decoded() throws -> StoredObject {
+    package func decoded() throws -> StoredObject {
         guard let created = ParseDate(iso: createdAt), let updated = ParseDate(iso: updatedAt) else {
             throw StorageError.corrupt("a stored row has unreadable dates")
         }

@@ -1,20 +1,20 @@
-public import RooftopCore
+package import RooftopCore
 
 /// One object as the store holds it: columns plus the document of other fields.
-public struct StoredObject: Sendable, Equatable {
+package struct StoredObject: Sendable, Equatable {
     /// The object's id.
-    public var objectId: String
+    package var objectId: String
     /// When it was created.
-    public var createdAt: ParseDate
+    package var createdAt: ParseDate
     /// When it was last written.
-    public var updatedAt: ParseDate
+    package var updatedAt: ParseDate
     /// Its ACL; nil means public read and write.
-    public var acl: ACL?
+    package var acl: ACL?
     /// Every other field.
-    public var fields: [String: JSON]
+    package var fields: [String: JSON]
 
     /// Creates a stored object.
-    public init(objectId: String, createdAt: ParseDate, updatedAt: ParseDate, acl: ACL?, fields: [String: JSON]) {
+    package init(objectId: String, createdAt: ParseDate, updatedAt: ParseDate, acl: ACL?, fields: [String: JSON]) {
         self.objectId = objectId
         self.createdAt = createdAt
         self.updatedAt = updatedAt
@@ -26,7 +26,7 @@ public struct StoredObject: Sendable, Equatable {
     ///
     /// Internal fields (`_hashed_password`, `_session_token`, …) are dropped here, the one place
     /// every read path goes through, so no route can return them.
-    public var json: [String: JSON] {
+    package var json: [String: JSON] {
         var out: [String: JSON] = [:]
         // Sized once: growing the dictionary field by field showed in the list profile.
         out.reserveCapacity(fields.count + 4)

@@ -1,11 +1,11 @@
 import RooftopCore
-public import RooftopStorage
+package import RooftopStorage
 import Testing
 
 /// The storage conformance suite, written once: every `DataStore` adapter must pass all of it.
-public enum DataStoreConformance {
+package enum DataStoreConformance {
     /// Every check, in order, against fresh stores made by `makeStore`.
-    public static func runAll(_ makeStore: () async throws -> any DataStore) async throws {
+    package static func runAll(_ makeStore: () async throws -> any DataStore) async throws {
         try await aclIsCompiledIntoQueries(await makeStore())
         try await writesRequireWritePermission(await makeStore())
         try await fieldTypesAreLocked(await makeStore())
@@ -31,7 +31,7 @@ public enum DataStoreConformance {
     static func user(_ id: String) -> Access { Access(aclGroup: ["*", id], userId: id) }
 
     /// A row the caller may not read is not returned, and limit/count only see readable rows.
-    public static func aclIsCompiledIntoQueries(_ store: any DataStore) async throws {
+    package static func aclIsCompiledIntoQueries(_ store: any DataStore) async throws {
         for i in 0..<5 {
             try await insert(store, ["n": .number(Double(i)), "ACL": ["alice12345": ["read": true, "write": true]]], id: "a\(i)xxxxxxx")
             try await insert(store, ["n": .number(Double(i)), "ACL": ["bob1234567": ["read": true]]], id: "b\(i)xxxxxxx")
@@ -50,7 +50,7 @@ public enum DataStoreConformance {
     }
 
     /// An update or delete by someone without write permission fails with 101 and changes nothing.
-    public static func writesRequireWritePermission(_ store: any DataStore) async throws {
+    package static func writesRequireWritePermission(_ store: any DataStore) async throws {
         try await insert(store, ["title": "mine", "ACL": ["alice12345": ["read": true, "write": true], "*": ["read": true]]], id: "w1xxxxxxxx")
         let write = try ObjectWrite(body: ["title": "stolen"], isCreate: false)
         let grant = SchemaGrant(createClass: false, addFields: true)
@@ -70,7 +70,7 @@ public enum DataStoreConformance {
     }
 
     /// The first write fixes a field's type; a different type later is 111 and stores nothing.
-    public static func fieldTypesAreLocked(_ store: any DataStore) async throws {
+    package static func fieldTypesAreLocked(_ store: any DataStore) async throws {
         try await insert(store, ["score": 1], id: "t1xxxxxxxx")
         await #expect(throws: ParseError.self) { try await insert(store, ["score": "high"], id: "t2xxxxxxxx") }
         let all = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master]))
@@ -79,7 +79,7 @@ public enum DataStoreConformance {
     }
 
     /// Increment and Add run against the stored value and report the result.
-    public static func atomicOperationsEcho(_ store: any DataStore) async throws {
+    package static func atomicOperationsEcho(_ store: any DataStore) async throws {
         try await insert(store, ["count": 1, "tags": ["a"]], id: "o1xxxxxxxx")
         let write = try ObjectWrite(
             body: ["count": ["__op": "Increment", "amount": 2], "tags": ["__op": "AddUnique", "objects": ["a", "b"]]], isCreate: false)
@@ -97,7 +97,7 @@ public enum DataStoreConformance {
     }
 
     /// Writing to a class that does not exist needs the grant; without it nothing is created.
-    public static func classCreationNeedsGrant(_ store: any DataStore) async throws {
+    package static func classCreationNeedsGrant(_ store: any DataStore) async throws {
         let other = try ClassName("Secret")
         let write = try ObjectWrite(body: ["x": 1], isCreate: true)
         await #expect(throws: ParseError.self) {
@@ -109,7 +109,7 @@ public enum DataStoreConformance {
     }
 
     /// A failing write in a group undoes the writes before it (batch `transaction: true`).
-    public static func writeGroupsAreAtomic(_ store: any DataStore) async throws {
+    package static func writeGroupsAreAtomic(_ store: any DataStore) async throws {
         try await insert(store, ["n": 1], id: "g1xxxxxxxx")
         let grant = SchemaGrant(createClass: false, addFields: true)
         let bump = try ObjectWrite(body: ["n": ["__op": "Increment", "amount": 1]], isCreate: false)
@@ -129,7 +129,7 @@ public enum DataStoreConformance {
 
     /// Deleting a field through a schema change removes its values from every object, keeps
     /// other fields, and a field of another type may then be added.
-    public static func schemaChangesDropFieldData(_ store: any DataStore) async throws {
+    package static func schemaChangesDropFieldData(_ store: any DataStore) async throws {
         try await insert(store, ["secret": "x", "keep": 1], id: "d1xxxxxxxx")
         _ = try await store.alterSchema(note) { current in
             var next = try #require(current)
@@ -152,7 +152,7 @@ public enum DataStoreConformance {
     }
 
     /// `{"__type":"Relation"}` declares the field's type; it is not stored in the document.
-    public static func relationDeclarationsAreNotStored(_ store: any DataStore) async throws {
+    package static func relationDeclarationsAreNotStored(_ store: any DataStore) async throws {
         try await insert(store, ["likes": ["__type": "Relation", "className": "Item"], "n": 1], id: "r1xxxxxxxx")
         let all = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master]))
         let row = try await store.find(all).first
@@ -163,7 +163,7 @@ public enum DataStoreConformance {
 
     /// A class and a relation field created by writes are known to the very next query, even
     /// though an earlier query had loaded (and cached) the schemas before they existed.
-    public static func queriesSeeClassesAndFieldsAddedByWrites(_ store: any DataStore) async throws {
+    package static func queriesSeeClassesAndFieldsAddedByWrites(_ store: any DataStore) async throws {
         try await insert(store, ["n": 1], id: "s1xxxxxxxx")
         let notes = FindRequest(className: note, query: .always, scope: AccessScope(classes: [note: .master]))
         #expect(try await store.find(notes).count == 1)

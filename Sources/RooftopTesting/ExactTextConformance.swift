@@ -1,17 +1,17 @@
 import RooftopCore
-public import RooftopStorage
+package import RooftopStorage
 import Testing
 
 /// Text with U+0000 (NUL) is refused identically by every adapter (`ExactText`), and nothing
 /// ever compares or stores it cut short.
-public enum ExactTextConformance {
+package enum ExactTextConformance {
     static var note: ClassName { (try? ClassName("Note")) ?? .role }
     static let now = ParseDate(millisecondsSince1970: 1_700_000_000_000)
     static let grant = SchemaGrant(createClass: true, addFields: true)
 
     /// Writes refused with 107 and nothing stored; queries refused with 107 rather than
     /// matching the text before the NUL; rate-limit keys kept apart.
-    public static func nulIsRefusedNotTruncated(_ store: any DataStore) async throws {
+    package static func nulIsRefusedNotTruncated(_ store: any DataStore) async throws {
         try await insert(store, ["name": "abc", "meta": ["k": "v"]], id: "x1xxxxxxxx")
         let hostile: [[String: JSON]] = [
             ["name": "abc\u{0}x"], ["name": "\u{0}"], ["meta": ["k\u{0}": 1]], ["list": ["ok", "abc\u{0}"]],

@@ -1,5 +1,5 @@
-import RooftopCore
-public import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 import Testing
 
 /// The file storage conformance suite, written once: every `FileStore` adapter (the directory,

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// Sockets on 127.0.0.1 for tests that need a port.
-public enum Loopback {
+package enum Loopback {
     /// A TCP socket bound to a free port on 127.0.0.1, listening if asked; the caller closes it.
-    public static func boundSocket(listening: Bool = false) throws -> (fd: Int32, port: Int) {
+    package static func boundSocket(listening: Bool = false) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -24,7 +24,7 @@ public enum Loopback {
     }
 
     /// A port that was free a moment ago.
-    public static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let (fd, port) = try boundSocket()
         close(fd)
         return port

@@ -1,14 +1,14 @@
 import RooftopCore
 import RooftopServices
-public import RooftopStorage
+package import RooftopStorage
 import Testing
 
 /// Every query operator and option docs/compatibility.md claims, through the `Objects` use case
 /// (parse, compile, run, render) on a store: each check names the exact objects it must match,
 /// so both adapters answer the same thing to the same `where`.
-public enum QueryConformance {
+package enum QueryConformance {
     /// The fixture (items, their owners, labels and a relation), then every check.
-    public static func runAll(_ store: any DataStore) async throws {
+    package static func runAll(_ store: any DataStore) async throws {
         let fixture = try await Fixture.make(store)
         try await comparisons(fixture)
         try await lists(fixture)

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -9,30 +9,31 @@ import Foundation
 ///
 /// The Python comes from `ROOFTOP_TEST_VENV` (default `/tmp/rooftop-test-venv`), which
 /// `./scripts/test` creates with `aiosmtpd` and `trustme` from PyPI.
-public final class SMTPTestServer: @unchecked Sendable {
+package final class SMTPTestServer: @unchecked Sendable {
     /// The server's port.
-    public let port: Int
+    package let port: Int
     /// Where received messages land, one `<n>.eml` each.
-    public let maildir: URL
+    package let maildir: URL
     /// The throwaway CA that signed the server's certificate, when TLS is on.
-    public let caFile: String?
+    package let caFile: String?
     private let process: Process
     private let directory: URL
 
     /// The repository's root, found from this file's path.
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The test virtualenv's Python.
-    public static var python: String {
+    package static var python: String {
         (ProcessInfo.processInfo.environment["ROOFTOP_TEST_VENV"] ?? "/tmp/rooftop-test-venv") + "/bin/python"
     }
 
     /// TLS modes the server can speak.
-    public enum TLS: Sendable { case none, starttls, implicit }
+    package enum TLS: Sendable { case none, starttls, implicit }
 
     /// Starts a server; `failFirst` messages are refused with 451 first. Throws if the Python
     /// environment is missing (run `./scripts/test`) or the server does not start in 20 s.
-    public init(tls: TLS = .none, auth: (user: String, password: String)? = nil, loginOnly: Bool = false, failFirst: Int = 0, port: Int? = nil) throws
+    package init(tls: TLS = .none, auth: (user: String, password: String)? = nil, loginOnly: Bool = false, failFirst: Int = 0, port: Int? = nil)
+        throws
     {
         guard FileManager.default.isExecutableFile(atPath: Self.python) else {
             throw TestEnvironmentError("no Python test environment at \(Self.python): run ./scripts/test, which creates it")
@@ -76,7 +77,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Stops the server (SIGTERM to its PID, SIGKILL after 5 s) and removes its files.
-    public func stop() {
+    package func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
             for _ in 0..<100 where process.isRunning { usleep(50_000) }
@@ -88,13 +89,13 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     /// The messages received so far, in order (raw RFC 5322 text with two `X-Envelope-*` headers
     /// in front).
-    public func messages() -> [String] {
+    package func messages() -> [String] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: maildir.path)) ?? []).filter { $0.hasSuffix(".eml") }.sorted()
         return names.compactMap { try? String(contentsOf: maildir.appendingPathComponent($0), encoding: .utf8) }
     }
 
     /// Waits (bounded) until `count` messages arrived, and returns them.
-    public func waitForMessages(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [String] {
+    package func waitForMessages(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let received = messages()
@@ -115,8 +116,8 @@ public final class SMTPTestServer: @unchecked Sendable {
 }
 
 /// The test environment is incomplete (a tool or a Python package is missing).
-public struct TestEnvironmentError: Error, CustomStringConvertible {
+package struct TestEnvironmentError: Error, CustomStringConvertible {
     /// What is missing and how to get it.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }

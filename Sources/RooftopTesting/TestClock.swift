@@ -1,10 +1,10 @@
 import NIOConcurrencyHelpers
-public import RooftopCore
-public import RooftopServices
+package import RooftopCore
+import RooftopServices
 
 /// A clock that moves only when the test says so: expiries and periodic jobs happen at once on
 /// `advance(by:)`, with no wall-clock wait. Its resolution is the millisecond, as `ParseDate`'s.
-public final class TestClock: ServerClock {
+package final class TestClock: ServerClock {
     private struct Sleeper {
         let deadline: Int64
         let continuation: CheckedContinuation<Void, any Error>
@@ -19,18 +19,18 @@ public final class TestClock: ServerClock {
     private let state: NIOLockedValueBox<State>
 
     /// A clock at `start` milliseconds since 1970 (14 November 2023 by default).
-    public init(millisecondsSince1970 start: Int64 = 1_700_000_000_000) {
+    package init(millisecondsSince1970 start: Int64 = 1_700_000_000_000) {
         state = NIOLockedValueBox(State(now: start))
     }
 
     /// The test's "now".
-    public func now() -> ParseDate { ParseDate(millisecondsSince1970: state.withLockedValue { $0.now }) }
+    package func now() -> ParseDate { ParseDate(millisecondsSince1970: state.withLockedValue { $0.now }) }
 
     /// How many tasks sleep on this clock (for a test to wait until a job is waiting again).
-    public var sleeping: Int { state.withLockedValue { $0.sleepers.count } }
+    package var sleeping: Int { state.withLockedValue { $0.sleepers.count } }
 
     /// Moves time forward and wakes every sleeper whose time has come.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let woken = state.withLockedValue { state -> [Sleeper] in
             state.now += duration.milliseconds
             let due = state.sleepers.filter { $0.value.deadline <= state.now }
@@ -41,7 +41,7 @@ public final class TestClock: ServerClock {
     }
 
     /// Returns once the test has advanced the clock by `duration`.
-    public func sleep(for duration: Duration) async throws {
+    package func sleep(for duration: Duration) async throws {
         let id = state.withLockedValue { state -> Int in
             state.nextId += 1
             return state.nextId
@@ -65,7 +65,7 @@ public final class TestClock: ServerClock {
 
     /// Waits until `count` tasks sleep on this clock — a periodic job that has finished its round
     /// and waits for the next; fails after 10 s of real time.
-    public func untilSleeping(_ count: Int) async throws {
+    package func untilSleeping(_ count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while sleeping < count {
             guard ContinuousClock.now < deadline else { throw TestClockTimeout(waitingFor: count) }
@@ -75,7 +75,7 @@ public final class TestClock: ServerClock {
 }
 
 /// No task came to sleep on a `TestClock` in time.
-public struct TestClockTimeout: Error {
+package struct TestClockTimeout: Error {
     /// How many sleepers were awaited.
-    public let waitingFor: Int
+    package let waitingFor: Int
 }

@@ -1,20 +1,20 @@
-import Foundation
+package import Foundation
 import Logging
 import PostgresNIO
-public import RooftopPostgres
+package import RooftopPostgres
 import RooftopSQLite
-public import RooftopStorage
+package import RooftopStorage
 
 /// The database the tests run against: SQLite by default, PostgreSQL when
 /// `ROOFTOP_TEST_STORE=postgres` (`./scripts/test` runs the suites both ways). PostgreSQL tests
 /// use the throwaway server named by `ROOFTOP_TEST_POSTGRES_URL`, a new database each.
-public enum TestStores {
+package enum TestStores {
     /// Which backend this test run uses.
-    public static var usePostgres: Bool { ProcessInfo.processInfo.environment["ROOFTOP_TEST_STORE"] == "postgres" }
+    package static var usePostgres: Bool { ProcessInfo.processInfo.environment["ROOFTOP_TEST_STORE"] == "postgres" }
 
     /// A store in `directory` (SQLite) or on a new database (PostgreSQL), its file store, and how
     /// to close it.
-    public static func open(in directory: URL) async throws -> OpenStore {
+    package static func open(in directory: URL) async throws -> OpenStore {
         if usePostgres {
             let (store, task) = try await postgres()
             var opened = OpenStore(store: store) { task.cancel() }
@@ -29,7 +29,7 @@ public enum TestStores {
     }
 
     /// The throwaway PostgreSQL server's URL.
-    public static func postgresServerURL() throws -> String {
+    package static func postgresServerURL() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["ROOFTOP_TEST_POSTGRES_URL"] else {
             throw TestStoreError("set ROOFTOP_TEST_POSTGRES_URL (./scripts/test starts a PostgreSQL and sets it)")
         }
@@ -37,7 +37,7 @@ public enum TestStores {
     }
 
     /// The first column of the first row of `sql` as an integer (run as in `execute`).
-    public static func integer(database: String? = nil, _ sql: String) async throws -> Int {
+    package static func integer(database: String? = nil, _ sql: String) async throws -> Int {
         try await withAdminConnection(database) { connection in
             var value = 0
             for try await number in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: quiet).decode(Int64.self) {
@@ -48,7 +48,7 @@ public enum TestStores {
     }
 
     /// Runs one statement as the test server's superuser, on `database` (default: its own).
-    public static func execute(database: String? = nil, _ sql: String) async throws {
+    package static func execute(database: String? = nil, _ sql: String) async throws {
         try await withAdminConnection(database) { connection in _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: quiet) }
     }
 
@@ -73,7 +73,7 @@ public enum TestStores {
     }
 
     /// The URL of a new, empty database on the test server.
-    public static func freshPostgresDatabase() async throws -> String {
+    package static func freshPostgresDatabase() async throws -> String {
         let server = try postgresServerURL()
         let name = "rt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try await execute("CREATE DATABASE \(name)")
@@ -84,7 +84,7 @@ public enum TestStores {
 
     /// A prepared PostgreSQL store on a new database, its pool running until the task is cancelled.
     /// `timeout` bounds every statement; the outage tests shorten it to wait less.
-    public static func postgres(
+    package static func postgres(
         url: String? = nil, poolSize: Int = 8, timeout: Duration = .seconds(10)
     ) async throws -> (PostgresStore, Task<Void, any Error>) {
         let database: String
@@ -110,24 +110,24 @@ public enum TestStores {
 }
 
 /// A store opened for one test.
-public struct OpenStore: Sendable {
+package struct OpenStore: Sendable {
     /// The store.
-    public let store: any DataStore
+    package let store: any DataStore
     /// Closes it (SQLite: checkpoint and close; PostgreSQL: stop the pool).
-    public let close: @Sendable () async -> Void
+    package let close: @Sendable () async -> Void
     /// The files beside it: `files/` in the directory (SQLite), the database's tables (PostgreSQL).
     package var files: (any FileStore)?
 
     /// Pairs a store with its closing.
-    public init(store: any DataStore, close: @escaping @Sendable () async -> Void) {
+    package init(store: any DataStore, close: @escaping @Sendable () async -> Void) {
         self.store = store
         self.close = close
     }
 }
 
 /// Why the test store could not be opened.
-public struct TestStoreError: Error, CustomStringConvertible {
+package struct TestStoreError: Error, CustomStringConvertible {
     /// What to fix.
-    public let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }

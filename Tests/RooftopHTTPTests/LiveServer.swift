@@ -6,6 +6,7 @@ import Logging
 import RooftopCore
 import RooftopCrypto
 import RooftopHTTP
+import RooftopIdentity
 import RooftopPostgres
 import RooftopSQLite
 import RooftopServer
@@ -39,7 +40,7 @@ extension LiveServerTest {
         accounts: AccountsConfiguration = AccountsConfiguration(), mail: AccountMail? = nil, clock: any ServerClock = WallClock(),
         maintenanceInterval: Duration = .seconds(3600), in directory: URL? = nil, wrap: (any DataStore) -> any DataStore = { $0 },
         files: (inout FilesConfiguration) -> Void = { _ in }, wrapFiles: (any FileStore) -> any FileStore = { $0 },
-        _ body: @Sendable (any TestClientProtocol) async throws -> Void
+        auth: [ProviderSettings] = [], _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = directory ?? temporaryDataDirectory()
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
@@ -53,6 +54,7 @@ extension LiveServerTest {
         // Files where the run's database is: PostgreSQL's tables, or a directory beside SQLite's file.
         dependencies.fileStore = wrapFiles(try testFileStore(opened.store, in: dir))
         files(&dependencies.files)
+        dependencies.auth = auth
         let app = buildApplication(dependencies, host: "127.0.0.1", port: 0)
         do {
             try await app.test(.live) { client in try await body(client) }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The completion-handler forms of `RTFile`'s calls.
 extension RTFile {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import RooftopCore
 
 /// A file the server stores: a profile picture, a document, a recording (Parse's `ParseFile`).

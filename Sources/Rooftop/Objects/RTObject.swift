@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import RooftopCore
 
 /// An object of a class on the server: a key-value store with an id, timestamps and an ACL.

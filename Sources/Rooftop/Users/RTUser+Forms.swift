@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The completion-handler and blocking forms of `RTUser`'s calls.
 extension RTUser {

@@ -1,30 +1,30 @@
 import Foundation
 import RooftopCore
-public import RooftopMail
+package import RooftopMail
 import RooftopStorage
 
 /// The mail the account use cases send: where links point, who sends, in which language.
 ///
 /// Links are built only from the configured `publicServerURL`, never from a request's `Host` or
 /// `X-Forwarded-*` headers, so a forged header cannot point a reset link at an attacker.
-public struct AccountMail: Sendable {
+package struct AccountMail: Sendable {
     /// Background delivery.
-    public let queue: MailQueue
+    package let queue: MailQueue
     /// Subjects and bodies.
-    public let templates: MailTemplates
+    package let templates: MailTemplates
     /// Language choice.
-    public let locale: MailLocale
+    package let locale: MailLocale
     /// `From` of every message.
-    public let from: String
+    package let from: String
     /// Shown in messages and pages (Parse: `appName`).
-    public let appName: String
+    package let appName: String
     /// The server's public URL including the mount path, without a trailing slash.
-    public let publicServerURL: String
+    package let publicServerURL: String
     /// The application id, part of every link path.
-    public let appId: String
+    package let appId: String
 
     /// Creates the mail settings.
-    public init(
+    package init(
         queue: MailQueue, templates: MailTemplates, locale: MailLocale, from: String, appName: String, publicServerURL: String, appId: String
     ) {
         self.queue = queue
@@ -37,7 +37,7 @@ public struct AccountMail: Sendable {
     }
 
     /// `<publicServerURL>/apps/<appId>/<page>?token=<token>`.
-    public func link(_ page: String, token: String) -> String {
+    package func link(_ page: String, token: String) -> String {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
         let id = appId.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
         return "\(publicServerURL)/apps/\(id)/\(page)?token=\(token.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"

@@ -1,4 +1,4 @@
-import RooftopStorage
+package import RooftopStorage
 
 extension Accounts {
     /// Applies a change to this node's session cache, then tells the other nodes.
@@ -8,7 +8,7 @@ extension Accounts {
     }
 
     /// Applies a change (this node's or another's) to the session cache.
-    public func apply(_ event: CacheEvent) async {
+    package func apply(_ event: CacheEvent) async {
         switch event {
         case .sessionToken(let digest): await cache.remove(digest)
         case .sessions(let ids): await cache.removeSessions(Set(ids))

@@ -1,4 +1,4 @@
-public import RooftopCore
+package import RooftopCore
 import RooftopMail
 import RooftopStorage
 
@@ -41,7 +41,7 @@ extension Accounts {
 
     /// `POST /verificationEmailRequest`: a new link for an unverified address. By default the
     /// answer is `{}` whether the address is unknown, unverified or verified.
-    public func requestVerificationEmail(body: [String: JSON], acceptLanguage: String?) async throws {
+    package func requestVerificationEmail(body: [String: JSON], acceptLanguage: String?) async throws {
         guard config.verifyUserEmails, mail != nil else { throw Self.mailNotConfigured }
         guard let value = body["email"] else { throw ParseError(.emailMissing, "you must provide an email") }
         guard case .string(let email) = value, AccountKey.isPlausibleEmail(email) else {
@@ -84,7 +84,7 @@ extension Accounts {
     }
 
     /// What following a verification link did.
-    public enum VerificationOutcome: Sendable, Equatable {
+    package enum VerificationOutcome: Sendable, Equatable {
         /// The address is now verified; the user's username, for the page.
         case verified(username: String)
         /// The link is right but too old; a new one can be sent.
@@ -95,7 +95,7 @@ extension Accounts {
 
     /// Consumes a verification token: one conditional update, so of many concurrent clicks
     /// exactly one verifies and the rest see an invalid link.
-    public func verifyEmail(token: String) async throws -> VerificationOutcome {
+    package func verifyEmail(token: String) async throws -> VerificationOutcome {
         guard let user = try await user(byVerificationToken: token) else { return .invalid }
         if let expires = user.fields[InternalField.emailVerifyTokenExpiresAt.rawValue]?.numberValue,
             Double(objects.clock().millisecondsSince1970) >= expires
@@ -123,7 +123,7 @@ extension Accounts {
     }
 
     /// "Send a new link" from an expired link's page: only for the user that link belonged to.
-    public func resendVerification(token: String, acceptLanguage: String?) async throws -> Bool {
+    package func resendVerification(token: String, acceptLanguage: String?) async throws -> Bool {
         guard let user = try await user(byVerificationToken: token), user.fields["emailVerified"] != .bool(true) else { return false }
         try await issueVerification(for: user, acceptLanguage: acceptLanguage)
         return true

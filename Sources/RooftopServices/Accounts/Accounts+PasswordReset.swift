@@ -1,13 +1,13 @@
-public import RooftopCore
+package import RooftopCore
 import RooftopMail
-public import RooftopStorage
+package import RooftopStorage
 
 extension Accounts {
     /// `POST /requestPasswordReset`: mails a link to choose a new password. By default the
     /// answer is `{}` whether or not the address belongs to someone, and it is given before
     /// any per-account work (the lookup, the token write, the mail), which runs afterwards in
     /// `background`: a known address is no slower to answer than an unknown one.
-    public func requestPasswordReset(body: [String: JSON], acceptLanguage: String?) async throws {
+    package func requestPasswordReset(body: [String: JSON], acceptLanguage: String?) async throws {
         guard mail != nil else { throw Self.mailNotConfigured }
         guard let value = body["email"] else { throw ParseError(.emailMissing, "you must provide an email") }
         guard case .string(let email) = value, !email.isEmpty else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
@@ -62,13 +62,13 @@ extension Accounts {
 
     /// Waits until the reset and verification requests' work done after their answers is
     /// finished (for an orderly shutdown and for tests).
-    public func finishBackgroundWork() async {
+    package func finishBackgroundWork() async {
         await background.idle()
     }
 
     /// The user a live reset link belongs to, or nil (unknown, used, superseded, expired or
     /// malformed). Reading never consumes the token: a mail scanner's GET changes nothing.
-    public func passwordResetUser(token: String) async throws -> StoredObject? {
+    package func passwordResetUser(token: String) async throws -> StoredObject? {
         guard Self.isLinkTokenShaped(token) else { return nil }
         let query = QueryNode.field(FieldPath(field: .internal(.resetToken)), .equals(.string(tokens.digest(token))))
         guard let user = try await find(.user, query, limit: 1).first,
@@ -79,7 +79,7 @@ extension Accounts {
     }
 
     /// What the reset form's POST did.
-    public enum ResetOutcome: Sendable, Equatable {
+    package enum ResetOutcome: Sendable, Equatable {
         /// The password changed; sessions were ended (by default).
         case changed
         /// The new password breaks the policy: the form is shown again saying why, and the link
@@ -91,7 +91,7 @@ extension Accounts {
 
     /// Sets a new password through a reset link: the token is consumed by the same conditional
     /// update that stores the new hash, so of many concurrent posts exactly one changes it.
-    public func resetPassword(token: String, newPassword: String) async throws -> ResetOutcome {
+    package func resetPassword(token: String, newPassword: String) async throws -> ResetOutcome {
         guard let user = try await passwordResetUser(token: token) else { return .invalid }
         if let problem = try await passwordProblem(newPassword, for: user) { return .rejected(problem) }
         var write = ObjectWrite()

@@ -1,4 +1,4 @@
-public import RooftopCore
+package import RooftopCore
 import RooftopStorage
 
 extension Accounts {
@@ -6,7 +6,7 @@ extension Accounts {
     static let serverOwnedSessionFields: Set<String> = ["user", "sessionToken", "expiresAt", "createdWith", "restricted"]
 
     /// `GET /sessions`: the caller's own sessions (the master key sees every session).
-    public func listSessions(principal: Principal) async throws -> [JSON] {
+    package func listSessions(principal: Principal) async throws -> [JSON] {
         var query = QueryNode.always
         if !principal.isMaster {
             guard let userId = principal.userId else { throw Self.invalidToken }
@@ -16,7 +16,7 @@ extension Accounts {
     }
 
     /// `GET /sessions/me`: the session of the request's token, with the token.
-    public func currentSession(token: String) async throws -> [String: JSON] {
+    package func currentSession(token: String) async throws -> [String: JSON] {
         let (_, sessionId) = try await validate(token)
         var session = try await ownSession(sessionId, principal: .master)
         session["sessionToken"] = .string(token)
@@ -24,13 +24,13 @@ extension Accounts {
     }
 
     /// `GET /sessions/:id`: one of the caller's sessions (101 for anyone else's).
-    public func getSession(_ sessionId: String, principal: Principal) async throws -> [String: JSON] {
+    package func getSession(_ sessionId: String, principal: Principal) async throws -> [String: JSON] {
         try await ownSession(sessionId, principal: principal)
     }
 
     /// `PUT /sessions/:id`: custom fields only; `user`, `sessionToken`, `expiresAt` and
     /// `createdWith` belong to the server (105).
-    public func updateSession(_ sessionId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
+    package func updateSession(_ sessionId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
         _ = try await ownSession(sessionId, principal: principal)
         for key in body.keys where Self.serverOwnedSessionFields.contains(key) || key == "ACL" {
             throw ParseError(.invalidKeyName, "Cannot modify \(key) of a session.")
@@ -47,12 +47,12 @@ extension Accounts {
     }
 
     /// Deletes audit events past `auditLogRetentionDays` (a batch per call; the hourly cleanup).
-    public func pruneAuditLog() async throws -> Int {
+    package func pruneAuditLog() async throws -> Int {
         try await audit.prune(olderThanDays: config.auditLogRetentionDays)
     }
 
     /// `DELETE /sessions/:id`: ends one of the caller's sessions at once (the cache forgets it).
-    public func deleteSession(_ sessionId: String, principal: Principal) async throws {
+    package func deleteSession(_ sessionId: String, principal: Principal) async throws {
         _ = try await ownSession(sessionId, principal: principal)
         _ = try await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
         await forget(.sessions(ids: [sessionId]))
@@ -60,7 +60,7 @@ extension Accounts {
     }
 
     /// `POST /sessions`: a further session for the signed-in user (server fields are refused).
-    public func createSession(body: [String: JSON], principal: Principal, installationId: String?) async throws -> [String: JSON] {
+    package func createSession(body: [String: JSON], principal: Principal, installationId: String?) async throws -> [String: JSON] {
         guard let userId = principal.userId else { throw Self.invalidToken }
         for key in body.keys where Self.serverOwnedSessionFields.contains(key) || key == "ACL" || key == "objectId" {
             throw ParseError(.invalidKeyName, "Cannot set \(key) on a session.")
@@ -125,7 +125,7 @@ extension Accounts {
     /// Deletes sessions past `expiresAt`, in batches; returns how many went.
     ///
     /// Run periodically by the server (`Maintenance`), so `_Session` doesn't grow forever.
-    public func deleteExpiredSessions(batchSize: Int = 500) async throws -> Int {
+    package func deleteExpiredSessions(batchSize: Int = 500) async throws -> Int {
         let now = objects.clock()
         let expired = QueryNode.field(FieldPath(field: try FieldName("expiresAt")), .compare(.lt, ["__type": "Date", "iso": .string(now.iso)]))
         var total = 0
@@ -149,7 +149,7 @@ extension Accounts {
     /// Deletes anonymous users never converted (no password, no other provider) that have been
     /// inactive — not updated and no session opened — for `config.anonymousUserTTL` seconds,
     /// with their sessions. Their objects stay (readable by the master key). Off when the TTL is 0.
-    public func deleteInactiveAnonymousUsers(batchSize: Int = 200) async throws -> Int {
+    package func deleteInactiveAnonymousUsers(batchSize: Int = 200) async throws -> Int {
         guard config.anonymousUserTTL > 0 else { return 0 }
         let now = objects.clock()
         let cutoff = ParseDate(millisecondsSince1970: now.millisecondsSince1970 - Int64(config.anonymousUserTTL) * 1000)

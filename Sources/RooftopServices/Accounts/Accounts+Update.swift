@@ -1,10 +1,10 @@
-public import RooftopCore
+package import RooftopCore
 import RooftopStorage
 
 extension Accounts {
     /// `PUT /users/:id`: only the user itself (or the master key) may, else 206. A new password
     /// is hashed and ends every session of the user; the answer then carries a fresh token.
-    public func updateUser(
+    package func updateUser(
         _ userId: String, body: [String: JSON], principal: Principal, installationId: String?, acceptLanguage: String? = nil
     ) async throws -> [String: JSON] {
         try checkSelf(userId, principal)
@@ -22,7 +22,9 @@ extension Accounts {
         if fields["sessionToken"] != nil { throw ParseError(.operationForbidden, "sessionToken can't be changed this way.") }
         let authData = fields.removeValue(forKey: "authData")
         var write = try ObjectWrite(body: fields, isCreate: false)
-        if let authData { try await applyAuthData(authData, to: &write) }
+        if let authData {
+            try await applyAuthData(authData, to: &write, userId: userId, principal: principal, settingPassword: password != nil)
+        }
         if let id = write.objectId, id != userId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
         write.objectId = nil
         if !principal.isMaster {
@@ -82,7 +84,7 @@ extension Accounts {
     }
 
     /// `DELETE /users/:id`: the user itself or the master key; its sessions go with it.
-    public func deleteUser(_ userId: String, principal: Principal) async throws {
+    package func deleteUser(_ userId: String, principal: Principal) async throws {
         try checkSelf(userId, principal)
         let schema = try await objects.store.schema(.user)
         let decision = try AccessPolicy.check(.delete, on: .user, clp: schema?.clp ?? .open, principal: principal)
@@ -90,24 +92,6 @@ extension Accounts {
         operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
         _ = try await writeAccountGroup(operations)
         await forget(.userSessions(userId: userId))
-    }
-
-    /// Links (`{"p":{…}}`) or unlinks (`{"p":null}`) providers; `authData: null` is 252.
-    func applyAuthData(_ authData: JSON, to write: inout ObjectWrite) async throws {
-        guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
-        let field = try FieldName("authData")
-        for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
-            guard FieldName.isIdentifier(name) else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
-            if data == .null {
-                write.operations.append((FieldPath(field: field, subkeys: [name]), .delete))
-                write.operations.append((FieldPath(field: AuthProviders.idField(name)), .delete))
-                continue
-            }
-            guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
-            let id = try await providers.provider(name).validate(members)
-            write.operations.append((FieldPath(field: field, subkeys: [name]), .set(AuthProviders.storedData(name, members))))
-            write.operations.append((FieldPath(field: AuthProviders.idField(name)), .set(.string(id))))
-        }
     }
 
     /// Parse answers 206 when someone else's user object is changed.

@@ -1,61 +1,61 @@
 import Logging
-public import RooftopCore
+package import RooftopCore
 import RooftopMail
-public import RooftopStorage
+package import RooftopStorage
 
 /// Settings of sign-up, login and sessions (Parse Server's option names).
-public struct AccountsConfiguration: Sendable {
+package struct AccountsConfiguration: Sendable {
     /// Rules for new passwords.
-    public var passwordPolicy = PasswordPolicy()
+    package var passwordPolicy = PasswordPolicy()
     /// Session lifetime in seconds (Parse: `sessionLength`, one year).
-    public var sessionLength = 31_536_000
+    package var sessionLength = 31_536_000
     /// New users readable by themselves only (Parse 6+ default), else also publicly readable.
-    public var enforcePrivateUsers = true
+    package var enforcePrivateUsers = true
     /// Whether `authData.anonymous` may create and log in users (Parse default: true).
-    public var enableAnonymousUsers = true
+    package var enableAnonymousUsers = true
     /// Whether using a session past half its lifetime renews it (Parse: `extendSessionOnUse`).
-    public var extendSessionOnUse = false
+    package var extendSessionOnUse = false
     /// Seconds of inactivity after which never-converted anonymous users are deleted; 0 = never.
-    public var anonymousUserTTL = 0
+    package var anonymousUserTTL = 0
     /// Whether new and changed email addresses get a verification link (Parse: `verifyUserEmails`).
-    public var verifyUserEmails = false
+    package var verifyUserEmails = false
     /// Whether login waits for a verified email (205); sign-up then answers without a session.
-    public var preventLoginWithUnverifiedEmail = false
+    package var preventLoginWithUnverifiedEmail = false
     /// Whether sign-up itself answers 205 until the email is verified (the user is still created).
-    public var preventSignupWithUnverifiedEmail = false
+    package var preventSignupWithUnverifiedEmail = false
     /// Seconds a verification link works; nil = until used (Parse's default; ours is one day).
-    public var emailVerifyTokenValidityDuration: Int? = 86_400
+    package var emailVerifyTokenValidityDuration: Int? = 86_400
     /// Whether `/verificationEmailRequest` answers `{}` whatever the address (no enumeration).
-    public var emailVerifySuccessOnInvalidEmail = true
+    package var emailVerifySuccessOnInvalidEmail = true
     /// Seconds a password-reset link works (Parse: `passwordPolicy.resetTokenValidityDuration`).
-    public var resetTokenValidityDuration = 3600
+    package var resetTokenValidityDuration = 3600
     /// Whether `/requestPasswordReset` answers `{}` for unknown addresses too.
-    public var resetPasswordSuccessOnInvalidEmail = true
+    package var resetPasswordSuccessOnInvalidEmail = true
     /// Whether a reset ends every session of the user (Parse: `revokeSessionOnPasswordReset`).
-    public var revokeSessionOnPasswordReset = true
+    package var revokeSessionOnPasswordReset = true
     /// Account lockout (Parse: `accountLockout`); nil = off, as in Parse.
-    public var lockout: Lockout?
+    package var lockout: Lockout?
     /// Whether authentication events go to the `_Audit` class.
-    public var auditLog = true
+    package var auditLog = true
     /// Days audit events are kept; 0 = forever.
-    public var auditLogRetentionDays = 90
+    package var auditLogRetentionDays = 90
     /// Words no password may be (compared as `PasswordPolicy.problem` says): the server adds the
     /// application id and the app's name (NIST SP 800-63B's context-specific words).
-    public var contextWords: [String] = []
+    package var contextWords: [String] = []
     /// Live sessions one user may hold; opening one more ends the oldest (`0` = no cap).
-    public var maxSessionsPerUser = 100
+    package var maxSessionsPerUser = 100
 
     /// After `threshold` failed logins the account refuses logins for `duration` seconds.
-    public struct Lockout: Sendable {
+    package struct Lockout: Sendable {
         /// Failed attempts that lock the account (1–999).
-        public var threshold: Int
+        package var threshold: Int
         /// Seconds the lock lasts.
-        public var duration: Int
+        package var duration: Int
         /// Whether a password reset through the emailed link unlocks at once.
-        public var unlockOnPasswordReset: Bool
+        package var unlockOnPasswordReset: Bool
 
         /// Creates a lockout rule.
-        public init(threshold: Int, duration: Int, unlockOnPasswordReset: Bool = false) {
+        package init(threshold: Int, duration: Int, unlockOnPasswordReset: Bool = false) {
             self.threshold = threshold
             self.duration = duration
             self.unlockOnPasswordReset = unlockOnPasswordReset
@@ -63,14 +63,14 @@ public struct AccountsConfiguration: Sendable {
     }
 
     /// Creates the defaults.
-    public init() {}
+    package init() {}
 }
 
 /// Sign-up, login, current user and logout (`/users`, `/login`, `/users/me`, `/logout`).
 ///
 /// The password is hashed before the write; the hash, the normalized username/email keys and
 /// the session token digest are internal document fields that no read path returns.
-public struct Accounts: Sendable {
+package struct Accounts: Sendable {
     let objects: Objects
     let hasher: any PasswordHasher
     let tokens: any SessionTokenSource
@@ -80,24 +80,24 @@ public struct Accounts: Sendable {
     /// Mail settings; nil when no email flow is configured (their routes then answer 1).
     let mail: AccountMail?
     /// Where authentication events are recorded.
-    public let audit: AuditLog
+    package let audit: AuditLog
     /// Reset and verification requests' per-account work, done after the answer.
     let background: BackgroundWork
 
     /// Whether account mail (and so the pages its links open) is configured.
-    public var sendsMail: Bool { mail != nil }
+    package var sendsMail: Bool { mail != nil }
 
     /// The app's name as mail and hosted pages show it (empty without mail settings).
-    public var appName: String { mail?.appName ?? "" }
+    package var appName: String { mail?.appName ?? "" }
 
     /// The language of a hosted page for a visitor's `Accept-Language`.
-    public func pageLanguage(acceptLanguage: String?) -> String {
+    package func pageLanguage(acceptLanguage: String?) -> String {
         (mail?.locale ?? MailLocale()).choose(userLocale: nil, acceptLanguage: acceptLanguage)
     }
 
     /// Creates the use cases; `providers` are the enabled `authData` providers besides
     /// `anonymous`, which `config.enableAnonymousUsers` governs.
-    public init(
+    package init(
         objects: Objects, hasher: any PasswordHasher, tokens: any SessionTokenSource, config: AccountsConfiguration,
         providers: [any AuthProvider] = [], mail: AccountMail? = nil
     ) {
@@ -113,26 +113,25 @@ public struct Accounts: Sendable {
     }
 
     /// The outcome of `POST /users`.
-    public struct SignUpResult: Sendable {
+    package struct SignUpResult: Sendable {
         /// The user.
-        public var user: StoredObject
+        package var user: StoredObject
         /// The new session's token; nil when login waits for a verified email.
-        public var sessionToken: String?
+        package var sessionToken: String?
         /// False when `authData` named an existing user, who is logged in instead (200).
-        public var created: Bool
+        package var created: Bool
     }
 
     /// A new user and its first session, written in one transaction.
-    public func signUp(body: [String: JSON], installationId: String?, acceptLanguage: String? = nil) async throws -> SignUpResult {
+    package func signUp(body: [String: JSON], installationId: String?, acceptLanguage: String? = nil) async throws -> SignUpResult {
         try AccountInput.refuseDottedAccountKeys(body)
         var fields = body
         var identities: [(provider: String, id: String, data: JSON)] = []
         if let authData = fields.removeValue(forKey: "authData") {
             guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
             for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
-                let provider = try providers.provider(name)
-                guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
-                identities.append((name, try await provider.validate(members), AuthProviders.storedData(name, members)))
+                let identity = try await verifiedIdentity(name, data)
+                identities.append((name, identity.subject, AuthProviders.storedData(identity)))
             }
         }
         if !identities.isEmpty {
@@ -293,7 +292,7 @@ public struct Accounts: Sendable {
     /// Logs in by username (or an email typed into it) or by email; the same 101 for every
     /// failure, after the same bcrypt work, so neither the answer nor its timing tells whether
     /// an account exists.
-    public func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
+    package func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
         let user = try await checkCredentials(params)
         let token = try await openSession(for: user, action: "login", provider: "password", installationId: installationId)
         await audit.record(.login, userId: user.objectId, detail: "password")
@@ -369,20 +368,20 @@ public struct Accounts: Sendable {
     }
 
     /// The caller behind a session token; 209 when it is unknown or expired.
-    public func principal(forToken token: String) async throws -> Principal {
+    package func principal(forToken token: String) async throws -> Principal {
         let (userId, _) = try await validate(token)
         return try await objects.roles.principal(forUser: userId)
     }
 
     /// The user of a session (`GET /users/me`).
-    public func me(token: String) async throws -> StoredObject {
+    package func me(token: String) async throws -> StoredObject {
         let (userId, _) = try await validate(token)
         guard let user = try await user(userId) else { throw Self.invalidToken }
         return user
     }
 
     /// Ends a session (`POST /logout`).
-    public func logOut(token: String) async throws {
+    package func logOut(token: String) async throws {
         let (userId, sessionId) = try await validate(token)
         // Delete first, then drop the cache entry: a validation that read the session before the
         // delete cannot cache it afterwards (the removal bumps the cache's generation).

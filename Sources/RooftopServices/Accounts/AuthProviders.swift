@@ -1,30 +1,67 @@
-public import RooftopCore
+package import RooftopCore
 
 /// One `authData` provider: checks the data a client sends and names the identity in it.
 ///
-/// Real providers (Apple, Google, …) verify a token against the provider here; the accounts
-/// use cases only see the identity they return. Adding a provider means adding one of these.
-public protocol AuthProvider: Sendable {
+/// Real providers (Apple, Google, …, in `RooftopIdentity`) verify a token against the provider
+/// here; the accounts use cases only see the identity they return. Adding a provider means
+/// adding one of these.
+package protocol AuthProvider: Sendable {
     /// The `authData` key, e.g. `anonymous`.
     var name: String { get }
-    /// The provider's id for this identity, after validation (errors are Parse errors).
-    func validate(_ data: [String: JSON]) async throws -> String
+    /// The identity, after validation; a token that doesn't validate is 101 (Parse), and the
+    /// error never quotes the token.
+    func validate(_ data: [String: JSON]) async throws -> VerifiedIdentity
+}
+
+/// Who a provider says signed in: its subject id and the non-secret profile claims it vouches
+/// for. Never a token: this is what the user keeps in `authData.<provider>`.
+package struct VerifiedIdentity: Sendable, Equatable {
+    /// The `authData` key of the provider.
+    package var provider: String
+    /// The provider's stable id of the person (`sub`, Facebook's and GitHub's user id).
+    package var subject: String
+    /// The email address the provider gave, if any.
+    package var email: String?
+    /// Whether the provider says it verified `email`.
+    package var emailVerified: Bool
+    /// The display name the provider gave, if any.
+    package var name: String?
+
+    /// Creates an identity.
+    package init(provider: String, subject: String, email: String? = nil, emailVerified: Bool = false, name: String? = nil) {
+        self.provider = provider
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+    }
+
+    /// What `authData.<provider>` keeps: the id and the profile claims, never a token.
+    var stored: JSON {
+        var kept: [String: JSON] = ["id": .string(subject)]
+        if let email {
+            kept["email"] = .string(email)
+            kept["email_verified"] = .bool(emailVerified)
+        }
+        if let name { kept["name"] = .string(name) }
+        return .object(kept)
+    }
 }
 
 /// `authData.anonymous`: a device-generated UUID, nothing to verify but its shape.
-public struct AnonymousAuthProvider: AuthProvider {
+package struct AnonymousAuthProvider: AuthProvider {
     /// `anonymous`.
-    public let name = "anonymous"
+    package let name = "anonymous"
 
     /// Creates the provider.
-    public init() {}
+    package init() {}
 
     /// Only a string UUID: an operator object or empty id can't become a lookup of someone else.
-    public func validate(_ data: [String: JSON]) async throws -> String {
+    package func validate(_ data: [String: JSON]) async throws -> VerifiedIdentity {
         guard case .string(let id)? = data["id"], Self.isUUID(id) else {
             throw ParseError(.invalidJSON, "authData.anonymous.id must be a UUID string.")
         }
-        return id.lowercased()
+        return VerifiedIdentity(provider: name, subject: id.lowercased())
     }
 
     static func isUUID(_ text: String) -> Bool {
@@ -35,11 +72,11 @@ public struct AnonymousAuthProvider: AuthProvider {
 }
 
 /// The enabled providers by name; anything else is 252, as in Parse.
-public struct AuthProviders: Sendable {
+package struct AuthProviders: Sendable {
     let providers: [String: any AuthProvider]
 
     /// Creates the registry from explicitly enabled providers.
-    public init(_ providers: [any AuthProvider]) {
+    package init(_ providers: [any AuthProvider]) {
         self.providers = Dictionary(providers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -51,15 +88,16 @@ public struct AuthProviders: Sendable {
         return provider
     }
 
-    /// What `authData.<provider>` keeps on the user once validated. An anonymous id is the
+    /// What `authData.<provider>` keeps on the user once validated: the identity's id and
+    /// profile claims, never what the client sent (tokens stay out). An anonymous id is the
     /// whole credential (sending it logs in, with no password), so it is kept only in the
     /// internal id field no read returns: reads show `authData.anonymous` as `{}`.
-    static func storedData(_ provider: String, _ data: [String: JSON]) -> JSON {
-        guard provider == "anonymous" else { return .object(data) }
-        var kept = data
-        kept["id"] = nil
-        return .object(kept)
+    static func storedData(_ identity: VerifiedIdentity) -> JSON {
+        identity.provider == "anonymous" ? .object([:]) : identity.stored
     }
+
+    /// Whether `name` is an enabled provider.
+    func isEnabled(_ name: String) -> Bool { providers[name] != nil }
 
     /// A `_User` document as clients see it: an anonymous id stored by an older build (before
     /// `storedData` kept it out) is dropped.

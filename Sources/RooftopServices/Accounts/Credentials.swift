@@ -1,8 +1,8 @@
-public import RooftopCore
+package import RooftopCore
 
 /// Hashes and checks passwords (bcrypt in production); slow on purpose, so implementations
 /// must run off the event loops and Swift's cooperative threads.
-public protocol PasswordHasher: Sendable {
+package protocol PasswordHasher: Sendable {
     /// A new salted hash of `password`.
     func hash(_ password: String) async throws -> String
     /// Whether `password` matches `hash`, in time independent of where they differ.
@@ -13,7 +13,7 @@ public protocol PasswordHasher: Sendable {
 }
 
 /// Session tokens: generated on the wire as `r:` + 32 hex digits, stored only as a digest.
-public protocol SessionTokenSource: Sendable {
+package protocol SessionTokenSource: Sendable {
     /// A new random token.
     func newToken() -> String
     /// The digest stored for `token` (a database leak must not leak sessions).
@@ -24,30 +24,30 @@ public protocol SessionTokenSource: Sendable {
 /// 800-63B rev 4 style: length and a blocklist, no composition rules unless the operator adds a
 /// pattern). Reuse of earlier passwords is checked by the account use cases, which hold the
 /// hashes.
-public struct PasswordPolicy: Sendable {
+package struct PasswordPolicy: Sendable {
     /// Shortest password accepted, in characters.
-    public var minLength = 8
+    package var minLength = 8
     /// Longest password accepted, in characters (at least 64: ASVS V6.2.9). Longer than bcrypt's
     /// 72 bytes is fine: such passwords are pre-hashed, never cut.
-    public var maxLength = 256
+    package var maxLength = 256
     /// A regular expression every new password must match (Parse: `validatorPattern`).
-    public var pattern: String?
+    package var pattern: String?
     /// The message for a pattern mismatch (Parse: `validationError`).
-    public var patternMessage = "Password does not meet the Password Policy requirements."
+    package var patternMessage = "Password does not meet the Password Policy requirements."
     /// Refuse passwords containing the username (Parse: `doNotAllowUsername`).
-    public var doNotAllowUsername = false
+    package var doNotAllowUsername = false
     /// Refuse the 10,000 most common passwords (on by default).
-    public var refuseCommonPasswords = true
+    package var refuseCommonPasswords = true
     /// How many earlier passwords may not be reused, 0–20 (Parse: `maxPasswordHistory`).
-    public var maxPasswordHistory = 0
+    package var maxPasswordHistory = 0
     /// Days after which login asks for a reset (Parse: `maxPasswordAge`); nil = never.
-    public var maxPasswordAge: Int?
+    package var maxPasswordAge: Int?
 
     /// Creates the defaults.
-    public init() {}
+    package init() {}
 
     /// What is wrong with a password, so pages can say it in the visitor's language.
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// Empty.
         case missing
         /// Shorter than the minimum (characters).
@@ -66,7 +66,7 @@ public struct PasswordPolicy: Sendable {
         case reused(count: Int)
 
         /// The API's error (142, or 201 when missing), in English as Parse's messages are.
-        public var error: ParseError {
+        package var error: ParseError {
             switch self {
             case .missing: ParseError(.passwordMissing, "password is required.")
             case .tooShort(let minimum): ParseError(.validationError, "Password must be at least \(minimum) characters long.")
@@ -82,7 +82,7 @@ public struct PasswordPolicy: Sendable {
 
     /// The message for a password that is one of the context-specific words other than the
     /// username (the email address, its local part, the app's name or id).
-    public static let contextWordMessage = "Password cannot be your email address or the name of this app."
+    package static let contextWordMessage = "Password cannot be your email address or the name of this app."
 
     /// The first rule `password` breaks, if any. Length is checked first, so a 10,000-character
     /// input costs one count and nothing else.
@@ -91,7 +91,7 @@ public struct PasswordPolicy: Sendable {
     /// address and its local part, the app's name and id): a password that is one of them, or
     /// one of them with digits and symbols around it (`Rooftop2024!`), is refused whatever
     /// `doNotAllowUsername` says. The username itself is refused the same way.
-    public func problem(_ password: String, username: String?, context: [String] = []) -> Problem? {
+    package func problem(_ password: String, username: String?, context: [String] = []) -> Problem? {
         if password.isEmpty { return .missing }
         let length = password.count
         if length < minLength { return .tooShort(minimum: minLength) }
@@ -117,7 +117,7 @@ public struct PasswordPolicy: Sendable {
     }
 
     /// Throws the API's error for the first broken rule.
-    public func check(_ password: String, username: String?, context: [String] = []) throws(ParseError) {
+    package func check(_ password: String, username: String?, context: [String] = []) throws(ParseError) {
         if let problem = problem(password, username: username, context: context) { throw problem.error }
     }
 }

@@ -1,5 +1,5 @@
-import RooftopCore
-import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// Which stored files objects refer to: `{"__type":"File","name":…}` values anywhere in any
 /// object's fields (nested in arrays and objects too), in every class.

@@ -1,6 +1,6 @@
 import Foundation
-import RooftopCore
-import RooftopStorage
+package import RooftopCore
+package import RooftopStorage
 
 /// The file use cases: Parse's upload rules, names, types and sizes, over a `FileStore`.
 package struct Files: Sendable {

@@ -1,10 +1,10 @@
 import Foundation
-public import RooftopCore
+package import RooftopCore
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+    package import Darwin
 #endif
 
 /// Files in a directory (by default `<dataDir>/files`): one file per stored file, its type and

@@ -1,4 +1,4 @@
-public import RooftopCore
+package import RooftopCore
 
 /// Where uploaded files are kept: a directory, the database, or object storage.
 ///

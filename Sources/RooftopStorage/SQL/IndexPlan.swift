@@ -1,32 +1,32 @@
-public import RooftopCore
+package import RooftopCore
 
 /// The indexes a class's table should have, whatever the database: pointer-to-user indexes,
 /// unique keys, and the indexes asked for through `/schemas`. Each expression is the one the
 /// query compiler writes for that field, so the database can use the index.
-public struct IndexPlan: Sendable, Equatable {
+package struct IndexPlan: Sendable, Equatable {
     /// The index's name (before the dialect quotes it).
-    public var name: String
+    package var name: String
     /// Whether the index enforces uniqueness.
-    public var unique: Bool
+    package var unique: Bool
     /// The indexed expressions, in order.
-    public var columns: [Column]
+    package var columns: [Column]
 
     /// One indexed expression and its direction.
-    public struct Column: Sendable, Equatable {
+    package struct Column: Sendable, Equatable {
         /// The SQL expression (a column or the compiler's expression for a field).
-        public var expression: String
+        package var expression: String
         /// Whether the index sorts it descending.
-        public var descending: Bool
+        package var descending: Bool
     }
 
     /// The column list as SQL, each expression parenthesized (PostgreSQL needs it for
     /// expressions; SQLite accepts it).
-    public func columnList() -> String {
+    package func columnList() -> String {
         columns.map { "(\($0.expression))" + ($0.descending ? " DESC" : "") }.joined(separator: ", ")
     }
 
     /// The indexes of `schema` stored in `table`.
-    public static func indexes(_ schema: ClassSchema, table: String, dialect: any SQLDialect) -> [IndexPlan] {
+    package static func indexes(_ schema: ClassSchema, table: String, dialect: any SQLDialect) -> [IndexPlan] {
         var plans: [IndexPlan] = []
         for field in schema.userPointerFields {
             plans.append(
@@ -62,11 +62,11 @@ public struct IndexPlan: Sendable, Equatable {
     }
 
     /// The name of the index `/schemas` asked for as `indexName` on `table`.
-    public static func requestedIndexName(_ indexName: String, table: String) -> String { "\(table)_idx_\(indexName)" }
+    package static func requestedIndexName(_ indexName: String, table: String) -> String { "\(table)_idx_\(indexName)" }
 
     /// The name of the unique index of `field` on `table`: a violation names it, and
     /// `uniqueField(in:)` reads the field back for the duplicate-value error.
-    public static func uniqueIndexName(_ field: String, table: String) -> String { "\(table)_unique_\(field)" }
+    package static func uniqueIndexName(_ field: String, table: String) -> String { "\(table)_unique_\(field)" }
 
     /// The field of the unique index a database's violation text names (`…<table>_unique_<field>`,
     /// possibly quoted), nil when it names no such index.
@@ -76,5 +76,5 @@ public struct IndexPlan: Sendable, Equatable {
     }
 
     /// The name of the pointer index of `field` on `table`.
-    public static func pointerIndexName(_ field: String, table: String) -> String { "\(table)_\(field)_ptr" }
+    package static func pointerIndexName(_ field: String, table: String) -> String { "\(table)_\(field)_ptr" }
 }

@@ -8,7 +8,7 @@ enum Operand {
 
 extension QueryCompiler {
     /// The physical name of the relation table of `field` in the class stored in `table`.
-    public static func joinTable(field: String, ownerTable: String) -> String { "_Join:\(field):\(ownerTable)" }
+    package static func joinTable(field: String, ownerTable: String) -> String { "_Join:\(field):\(ownerTable)" }
 
     private static let columnFields: Set<String> = ["objectId", "createdAt", "updatedAt"]
 

@@ -1,20 +1,20 @@
-public import RooftopCore
+package import RooftopCore
 
 /// Compiles a `FindRequest` into one SQL statement with bound values.
 ///
 /// ACL read permission, pointer permissions and protected fields are part of the statement, so
 /// `limit`, `skip` and `count` count only rows the caller may see, and subqueries (`$inQuery`,
 /// `$select`, `$relatedTo`) see only what the caller may read in their classes.
-public struct QueryCompiler {
+package struct QueryCompiler {
     /// Schemas and table names the compiler may consult.
-    public struct Catalog: Sendable {
+    package struct Catalog: Sendable {
         /// Schemas by class.
-        public var schemas: [ClassName: ClassSchema]
+        package var schemas: [ClassName: ClassSchema]
         /// Table name by class (classes without a table have no objects).
-        public var tables: [ClassName: String]
+        package var tables: [ClassName: String]
 
         /// Creates a catalog.
-        public init(schemas: [ClassName: ClassSchema], tables: [ClassName: String]) {
+        package init(schemas: [ClassName: ClassSchema], tables: [ClassName: String]) {
             self.schemas = schemas
             self.tables = tables
         }
@@ -27,17 +27,17 @@ public struct QueryCompiler {
     var aliasCounter = 0
 
     /// Creates a compiler for one statement.
-    public init(dialect: any SQLDialect, catalog: Catalog, scope: AccessScope) {
+    package init(dialect: any SQLDialect, catalog: Catalog, scope: AccessScope) {
         self.dialect = dialect
         self.catalog = catalog
         self.scope = scope
     }
 
     /// The columns every select returns, in order: objectId, createdAt, updatedAt, _rperm, _wperm, data.
-    public static let selectedColumns = 6
+    package static let selectedColumns = 6
 
     /// `SELECT … FROM … WHERE … ORDER BY … LIMIT … OFFSET …` for a find, or COUNT(*) when `count`.
-    public static func compile(
+    package static func compile(
         _ request: FindRequest, dialect: any SQLDialect, catalog: Catalog, count: Bool = false
     ) throws(ParseError) -> SQLFragment {
         try ExactText.check(request.query)
@@ -173,7 +173,7 @@ extension QueryCompiler {
     /// writes: `UPDATE … WHERE objectId = ? AND <this>`.
     ///
     /// - Parameter bindingOffset: how many bindings precede this fragment in the statement.
-    public static func accessCondition(
+    package static func accessCondition(
         _ access: Access, schema: ClassSchema, permissionColumn: String, dialect: any SQLDialect, catalog: Catalog,
         bindingOffset: Int
     ) -> SQLFragment {

@@ -4,7 +4,7 @@ import RooftopCore
 ///
 /// Every method receives identifiers and JSON path segments that were validated as
 /// `ClassName`/`FieldName` identifiers; values always go through `placeholder(_:)`.
-public protocol SQLDialect: Sendable {
+package protocol SQLDialect: Sendable {
     /// The placeholder for the `index`-th binding (1-based).
     func placeholder(_ index: Int) -> String
     /// A quoted identifier.

@@ -1,5 +1,5 @@
 /// A value bound to a SQL parameter. Values never appear in SQL text.
-public enum SQLValue: Sendable, Equatable {
+package enum SQLValue: Sendable, Equatable {
     case null
     case integer(Int64)
     case real(Double)
@@ -11,15 +11,15 @@ public enum SQLValue: Sendable, Equatable {
 }
 
 /// SQL text with its bound values, built by appending.
-public struct SQLFragment: Sendable {
+package struct SQLFragment: Sendable {
     /// The SQL text, with one placeholder per binding.
-    public var sql: String = ""
+    package var sql: String = ""
     /// Values for the placeholders, in order.
-    public var bindings: [SQLValue] = []
+    package var bindings: [SQLValue] = []
 
     /// Creates an empty fragment.
-    public init() {}
+    package init() {}
 
     /// Creates a fragment from literal SQL (no bindings).
-    public init(_ sql: String) { self.sql = sql }
+    package init(_ sql: String) { self.sql = sql }
 }

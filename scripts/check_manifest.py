@@ -1,5 +1,11 @@
 #!/usr/bin/env python3
-"""Fails when a target imports a module its Package.swift entry does not declare.
+"""Fails when Package.swift stops telling the truth about the package.
+
+1. A target imports a module its Package.swift entry does not declare.
+2. The products are other than the `rooftop` executable, the SDK and the embedding library.
+3. A server target declares `public` API: between the package's own targets that is `package`
+   access; only the SDK, the Core it shares with the SDK and RooftopServer's entry point are
+   public.
 
 SwiftPM lets a target import any module that is built before it (a dependency's dependency),
 so the manifest can silently stop telling the truth about the import graph. This compares
@@ -48,9 +54,44 @@ def main(root):
                             continue
                         failures.append(f"{os.path.relpath(file, root)}:{number}: {target['name']} imports {module}, "
                                         f"which its entry in Package.swift does not declare")
+    failures += check_products(manifest) + check_public(root)
     for failure in failures:
         print(failure, file=sys.stderr)
     return 1 if failures else 0
+
+
+PRODUCTS = {"rooftop", "Rooftop", "RooftopServer"}
+# Targets whose API is public: the SDK and the Core it shares with the SDK.
+PUBLIC_TARGETS = {"Rooftop", "RooftopCore"}
+# Files that may declare public API in a server target: the embedding library's entry point.
+PUBLIC_FILES = {"Sources/RooftopServer/RooftopCommandLine.swift"}
+PUBLIC_DECLARATION = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:\w+\s+)*public\s")
+
+
+def check_products(manifest):
+    names = {product["name"] for product in manifest["products"]}
+    if names == PRODUCTS:
+        return []
+    return [f"Package.swift: products are {sorted(names)}; expected {sorted(PRODUCTS)} (the rest is internal to the package)"]
+
+
+def check_public(root):
+    failures = []
+    sources = os.path.join(root, "Sources")
+    for target in sorted(os.listdir(sources)):
+        if target in PUBLIC_TARGETS:
+            continue
+        for folder, _, files in os.walk(os.path.join(sources, target)):
+            for name in files:
+                file = os.path.join(folder, name)
+                relative = os.path.relpath(file, root)
+                if not name.endswith(".swift") or relative in PUBLIC_FILES:
+                    continue
+                with open(file, encoding="utf-8") as handle:
+                    for number, line in enumerate(handle, 1):
+                        if PUBLIC_DECLARATION.match(line) and not line.lstrip().startswith("//"):
+                            failures.append(f"{relative}:{number}: {target} declares public API; use `package` access")
+    return failures
 
 
 if __name__ == "__main__":

@@ -1,0 +1,71 @@
+import JWTKit
+package import RooftopCore
+package import RooftopServices
+
+/// A provider whose clients send an OpenID Connect ID token: any issuer found by discovery,
+/// and Sign in with Apple and Google as presets of it.
+///
+/// `authData.<name>` is `{"id": <sub>, "token" | "id_token": <JWT>, "nonce"?: <nonce>}`
+/// (Apple's Parse shape uses `token`, Google's `id_token`; both are accepted everywhere).
+package struct OIDCProvider: AuthProvider {
+    /// The `authData` key.
+    package let name: String
+    private let verifier: IDTokenVerifier
+
+    /// A provider from its settings; `issuers` are the accepted `iss` values.
+    init(name: String, issuers: [String], audiences: [String], jwksURL: String?, clock: any ServerClock) {
+        self.name = name
+        let keys = JWKSCache(issuer: issuers.first ?? "", jwksURL: jwksURL, clock: clock)
+        verifier = IDTokenVerifier(provider: name, issuers: issuers, audiences: audiences, keys: keys, clock: clock)
+    }
+
+    /// Sign in with Apple (Parse's `auth.apple.clientId`: the app's bundle ids and service ids).
+    static func apple(_ settings: ProviderSettings, clock: any ServerClock) -> OIDCProvider {
+        OIDCProvider(
+            name: settings.name, issuers: [settings.issuer ?? ProviderSettings.appleIssuer], audiences: settings.clientIds,
+            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.appleKeys : nil), clock: clock)
+    }
+
+    /// Google (Parse's `auth.google.clientId`); its tokens carry the issuer with or without
+    /// `https://`.
+    static func google(_ settings: ProviderSettings, clock: any ServerClock) -> OIDCProvider {
+        let issuers = settings.issuer.map { [$0] } ?? [ProviderSettings.googleIssuer, "accounts.google.com"]
+        return OIDCProvider(
+            name: settings.name, issuers: issuers, audiences: settings.clientIds,
+            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.googleKeys : nil), clock: clock)
+    }
+
+    /// Any OpenID Connect provider: keys from `jwksURL` or from the issuer's discovery document.
+    static func generic(_ settings: ProviderSettings, clock: any ServerClock) -> OIDCProvider {
+        OIDCProvider(
+            name: settings.name, issuers: [settings.issuer ?? ""], audiences: settings.clientIds, jwksURL: settings.jwksURL, clock: clock)
+    }
+
+    /// Verifies the ID token against the provider and returns who it names.
+    package func validate(_ data: [String: JSON]) async throws -> VerifiedIdentity {
+        let id = try ProviderInput.id(data, provider: name)
+        guard let token = data["id_token"]?.stringValue ?? data["token"]?.stringValue, !token.isEmpty else {
+            throw ParseError(.objectNotFound, "authData.\(name) needs an id token (token or id_token).")
+        }
+        let nonce: String?
+        switch data["nonce"] {
+        case nil, .null?: nonce = nil
+        case .string(let text)?: nonce = text
+        default: throw ParseError(.invalidJSON, "authData.\(name).nonce must be a string.")
+        }
+        let claims = try await verifier.verify(token, subject: id, nonce: nonce)
+        return VerifiedIdentity(
+            provider: name, subject: claims.sub.value, email: claims.email, emailVerified: claims.emailVerified?.value ?? false, name: claims.name)
+    }
+}
+
+/// What every provider checks of the client's `authData` before calling anyone.
+enum ProviderInput {
+    /// `authData.<provider>.id`: a non-empty string of reasonable length, else 107.
+    static func id(_ data: [String: JSON], provider: String) throws(ParseError) -> String {
+        guard case .string(let id)? = data["id"], !id.isEmpty, id.utf8.count <= 255, !id.contains("\u{0}") else {
+            throw ParseError(.invalidJSON, "authData.\(provider).id must be a string.")
+        }
+        return id
+    }
+}

@@ -1,0 +1,51 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import RooftopCore
+
+/// The one HTTP client that talks to providers: redirects refused, bounded times and sizes.
+/// Process-wide and never shut down, like `HTTPClient.shared`.
+private let providerClient = HTTPClient(
+    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+    configuration: HTTPClient.Configuration(
+        redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)), decompression: .disabled))
+
+/// GETs JSON from a provider. Nothing here logs a URL (it may carry a token).
+struct ProviderHTTP: Sendable {
+    /// The largest answer read (JWKS, discovery, Graph answers are a few kB).
+    static let maxBytes = 1 << 20
+
+    /// A provider's answer: its status and its JSON (`null` when it isn't JSON).
+    struct Answer {
+        var status: Int
+        var json: JSON
+    }
+
+    /// `GET url` with `headers`.
+    static func get(_ url: String, headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        return try await send(request, headers)
+    }
+
+    private static func send(_ request: HTTPClientRequest, _ headers: [(String, String)]) async throws(ProviderUnreachable) -> Answer {
+        var request = request
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "rooftop")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        do {
+            let response = try await providerClient.execute(request, timeout: .seconds(15))
+            let body = try await response.body.collect(upTo: maxBytes)
+            let json = (try? JSONParser.parse(Array(body.readableBytesView))) ?? .null
+            return Answer(status: Int(response.status.code), json: json)
+        } catch {
+            throw ProviderUnreachable()
+        }
+    }
+}
+
+/// A provider could not be reached or answered too much; the request is refused (101) and
+/// nothing is created.
+struct ProviderUnreachable: Error {}

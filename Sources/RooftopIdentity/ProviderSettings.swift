@@ -1,0 +1,71 @@
+import Foundation
+
+/// One configured sign-in provider (an entry of Parse's `auth` option), before it is built.
+///
+/// Endpoint overrides (`issuer`, `jwksURL`, `apiURL` on the presets) exist so tests can point a
+/// provider at a stand-in on loopback; an operator leaves them out.
+package struct ProviderSettings: Sendable, Equatable {
+    /// Which protocol the provider speaks.
+    package enum Kind: String, Sendable {
+        /// Sign in with Apple: ID tokens from `https://appleid.apple.com`.
+        case apple
+        /// Google: ID tokens from `https://accounts.google.com`.
+        case google
+        /// Facebook: access tokens checked with the Graph API.
+        case facebook
+        /// GitHub: access tokens checked with `GET /user`.
+        case github
+        /// Any OpenID Connect provider, found by discovery from its issuer.
+        case oidc
+    }
+
+    /// The `authData` key (`apple`, `google`, …, or the operator's name for an OIDC provider).
+    package var name: String
+    /// The protocol.
+    package var kind: Kind
+    /// The accepted audiences (Apple bundle/service ids, Google and OIDC client ids) or
+    /// Facebook's `appIds`; GitHub needs none.
+    package var clientIds: [String] = []
+    /// Facebook's `appSecret` (a secret: `config print` hides it).
+    package var clientSecret: String?
+    /// The issuer: required for OIDC, a test override for Apple and Google.
+    package var issuer: String?
+    /// The JWKS address: a test override for Apple and Google, optional for OIDC (else
+    /// discovery's `jwks_uri`).
+    package var jwksURL: String?
+    /// Facebook's Graph or GitHub's API base address: a test override.
+    package var apiURL: String?
+
+    /// Creates settings.
+    package init(
+        name: String, kind: Kind, clientIds: [String] = [], clientSecret: String? = nil, issuer: String? = nil, jwksURL: String? = nil,
+        apiURL: String? = nil
+    ) {
+        self.name = name
+        self.kind = kind
+        self.clientIds = clientIds
+        self.clientSecret = clientSecret
+        self.issuer = issuer
+        self.jwksURL = jwksURL
+        self.apiURL = apiURL
+    }
+
+    /// Apple's issuer and keys.
+    package static let appleIssuer = "https://appleid.apple.com"
+    static let appleKeys = "https://appleid.apple.com/auth/keys"
+    /// Google's issuer (its tokens also carry it without the scheme) and keys.
+    package static let googleIssuer = "https://accounts.google.com"
+    static let googleKeys = "https://www.googleapis.com/oauth2/v3/certs"
+    /// Facebook's Graph API.
+    package static let facebookGraph = "https://graph.facebook.com"
+    /// GitHub's REST API.
+    package static let githubAPI = "https://api.github.com"
+
+    /// Whether `address` may be called: `https`, or `http` to a loopback host (tests).
+    package static func isAllowedEndpoint(_ address: String) -> Bool {
+        guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty
+        else { return false }
+        if scheme == "https" { return true }
+        return scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+    }
+}

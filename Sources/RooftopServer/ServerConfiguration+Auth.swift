@@ -1,0 +1,66 @@
+import RooftopCore
+import RooftopIdentity
+import RooftopServices
+
+extension ServerConfiguration {
+    /// The `auth` option's keys per provider (Parse's names where Parse has them).
+    static let authOptionKeys: [ProviderSettings.Kind: [String]] = [
+        .apple: ["clientId", "issuer", "jwksURL"], .google: ["clientId", "issuer", "jwksURL"],
+        .facebook: ["appIds", "appSecret", "graphURL"], .github: ["apiURL"], .oidc: ["issuer", "clientId", "jwksURL"],
+    ]
+
+    /// Reads `auth`: `{"apple":{"clientId":…},"google":{…},"facebook":{"appIds":…,"appSecret":…},
+    /// "github":{},"<name>":{"issuer":…,"clientId":…}}`. Any name but the four presets is an
+    /// OpenID Connect provider found by discovery from its `issuer`.
+    mutating func applyAuth(_ value: ConfigValue) throws {
+        var providers: [ProviderSettings] = []
+        for (name, json) in try value.object().sorted(by: { $0.key < $1.key }) {
+            let entry = value.member(name, json)
+            try entry.require(FieldName.isIdentifier(name) && name != "anonymous", "is not a provider name (anonymous users: enableAnonymousUsers)")
+            let kind = ProviderSettings.Kind(rawValue: name).flatMap { $0 == .oidc ? nil : $0 } ?? .oidc
+            var settings = ProviderSettings(name: name, kind: kind)
+            for (key, item) in try entry.object() {
+                let option = entry.member(key, item)
+                guard Self.authOptionKeys[kind]?.contains(key) == true else { throw entry.unknownMember(key, known: Self.authOptionKeys[kind] ?? []) }
+                switch key {
+                case "clientId", "appIds": settings.clientIds = try option.list()
+                case "appSecret": settings.clientSecret = try option.string()
+                case "issuer": settings.issuer = try Self.endpoint(option)
+                case "jwksURL": settings.jwksURL = try Self.endpoint(option)
+                default: settings.apiURL = try Self.endpoint(option)
+                }
+            }
+            switch kind {
+            case .apple, .google, .oidc:
+                try entry.require(!settings.clientIds.isEmpty && !settings.clientIds.contains(""), "needs clientId (the accepted audiences)")
+                if kind == .oidc { try entry.require(settings.issuer != nil, "needs issuer (OpenID Connect discovery)") }
+            case .facebook: try entry.require(!settings.clientIds.isEmpty && !settings.clientIds.contains(""), "needs appIds")
+            case .github: break
+            }
+            providers.append(settings)
+        }
+        auth = providers
+    }
+
+    /// An endpoint: `https://…`, or `http://` to a loopback host (tests' stand-ins).
+    private static func endpoint(_ option: ConfigValue) throws -> String {
+        let address = try option.string()
+        try option.require(ProviderSettings.isAllowedEndpoint(address), "must be an https URL (http only to 127.0.0.1 or localhost)")
+        return address
+    }
+
+    /// `auth` as `config print` shows it: secrets hidden.
+    var authJSON: JSON {
+        var out: [String: JSON] = [:]
+        for settings in auth {
+            var entry: [String: JSON] = [:]
+            if !settings.clientIds.isEmpty { entry[settings.kind == .facebook ? "appIds" : "clientId"] = .array(settings.clientIds.map(JSON.string)) }
+            if settings.clientSecret != nil { entry["appSecret"] = "<redacted>" }
+            if let issuer = settings.issuer { entry["issuer"] = .string(issuer) }
+            if let jwks = settings.jwksURL { entry["jwksURL"] = .string(jwks) }
+            if let api = settings.apiURL { entry[settings.kind == .facebook ? "graphURL" : "apiURL"] = .string(api) }
+            out[settings.name] = .object(entry)
+        }
+        return .object(out)
+    }
+}

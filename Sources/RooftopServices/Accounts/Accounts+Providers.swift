@@ -1,0 +1,70 @@
+import RooftopCore
+import RooftopStorage
+
+extension Accounts {
+    /// The identity `authData.<name>` proves: 252 for a provider that isn't enabled, 107 for a
+    /// shape that isn't an object, the provider's own answer (101 for a token that doesn't
+    /// validate, recorded as a failed login) otherwise. Nothing is written here.
+    func verifiedIdentity(_ name: String, _ data: JSON) async throws -> VerifiedIdentity {
+        let provider = try providers.provider(name)
+        guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
+        do {
+            let identity = try await provider.validate(members)
+            guard identity.provider == name, !identity.subject.isEmpty else { throw ParseError.internalError }
+            return identity
+        } catch let error as ParseError where error.code == .objectNotFound {
+            await audit.record(.loginFailed, userId: nil, reason: "provider token refused", detail: name)
+            throw error
+        }
+    }
+
+    /// Links (`{"p":{…}}`) or unlinks (`{"p":null}`) providers on `userId`; `authData: null` is
+    /// 252. An identity already linked to another user is 208 before anything is written.
+    /// Linking a real provider ends an anonymous user's device id (the account is converted,
+    /// as a password converts it). Unlinking the last way to sign in (no password, no other
+    /// provider) is 119, unless the master key asks.
+    func applyAuthData(
+        _ authData: JSON, to write: inout ObjectWrite, userId: String, principal: Principal, settingPassword: Bool
+    ) async throws {
+        guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+        let field = try FieldName("authData")
+        let current = try await user(userId)
+        var linked = Set(Self.linkedProviders(current))
+        var linkedReal = false
+        for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
+            guard FieldName.isIdentifier(name) else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+            if data == .null {
+                write.operations.append((FieldPath(field: field, subkeys: [name]), .delete))
+                write.operations.append((FieldPath(field: AuthProviders.idField(name)), .delete))
+                linked.remove(name)
+                continue
+            }
+            let identity = try await verifiedIdentity(name, data)
+            if let owner = try await findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != userId {
+                throw ParseError(Self.identityTaken, "this auth is already used")
+            }
+            write.operations.append((FieldPath(field: field, subkeys: [name]), .set(AuthProviders.storedData(identity))))
+            write.operations.append((FieldPath(field: AuthProviders.idField(name)), .set(.string(identity.subject))))
+            linked.insert(name)
+            if name != "anonymous" { linkedReal = true }
+        }
+        if linkedReal, entries["anonymous"] == nil, linked.contains("anonymous") {
+            write.operations.append((FieldPath(field: field, subkeys: ["anonymous"]), .delete))
+            write.operations.append((FieldPath(field: AuthProviders.idField("anonymous")), .delete))
+            linked.remove("anonymous")
+        }
+        let hasPassword = settingPassword || current?.fields[InternalField.hashedPassword.rawValue] != nil
+        if !principal.isMaster, linked.isEmpty, !hasPassword {
+            throw ParseError(
+                .operationForbidden, "This would leave the account with no way to sign in: set a password or link another provider first.")
+        }
+    }
+
+    /// The providers linked to `user` (its internal identity fields).
+    static func linkedProviders(_ user: StoredObject?) -> [String] {
+        guard let user else { return [] }
+        return user.fields.keys.compactMap { key in
+            key.hasPrefix(FieldName.authIdPrefix) ? String(key.dropFirst(FieldName.authIdPrefix.count)) : nil
+        }.sorted()
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import RooftopCore
+import RooftopIdentity
+import RooftopTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The stand-in identity provider (`Tests/Support/identity_provider.py`) on 127.0.0.1: OIDC
+/// discovery and JWKS for the `apple`, `google` and `oidc` tenants, Facebook's Graph and
+/// GitHub's `/user`, and the hooks a test uses to mint tokens, honest or hostile.
+final class StandInIdentityProvider: @unchecked Sendable {
+    let port: Int
+    private let process: Process
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: SMTPTestServer.python) else {
+            throw StandInError("no Python test environment at \(SMTPTestServer.python): run ./scripts/test, which creates it")
+        }
+        port = try Loopback.freePort()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: SMTPTestServer.python)
+        process.arguments = [SMTPTestServer.root.appendingPathComponent("Tests/Support/identity_provider.py").path, String(port)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+        let line = String(decoding: output.fileHandleForReading.readData(ofLength: 5), as: UTF8.self)
+        watchdog.cancel()
+        guard line == "ready" else {
+            stop()
+            throw StandInError("the stand-in identity provider did not start (PyJWT missing? run ./scripts/test)")
+        }
+    }
+
+    deinit { stop() }
+
+    /// Stops the process by its PID.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    /// Every provider pointed at this stand-in; the generic one finds its keys by discovery.
+    func settings(audiences: [String] = ["client-1", "client-2"]) -> [ProviderSettings] {
+        [
+            ProviderSettings(name: "apple", kind: .apple, clientIds: audiences, issuer: "\(base)/apple", jwksURL: "\(base)/apple/keys"),
+            ProviderSettings(name: "google", kind: .google, clientIds: audiences, issuer: "\(base)/google", jwksURL: "\(base)/google/keys"),
+            ProviderSettings(name: "oidc", kind: .oidc, clientIds: audiences, issuer: "\(base)/oidc"),
+            ProviderSettings(name: "facebook", kind: .facebook, clientIds: ["fb-app"], clientSecret: "fb-secret", apiURL: "\(base)/facebook"),
+            ProviderSettings(name: "github", kind: .github, apiURL: "\(base)/github"),
+        ]
+    }
+
+    /// An ID token of `tenant` minted at the test clock's `now` (seconds); `extra` adds claims,
+    /// headers or an `attack`.
+    func idToken(_ tenant: String, sub: String, now: Int64, aud: String = "client-1", _ extra: [String: JSON] = [:]) async throws -> String {
+        var spec: [String: JSON] = ["tenant": .string(tenant), "sub": .string(sub), "aud": .string(aud), "now": .number(Double(now))]
+        spec.merge(extra) { $1 }
+        return try await token("/control/mint", spec)
+    }
+
+    /// A Facebook access token for `userId` issued to `appId`.
+    func facebookToken(userId: String, appId: String = "fb-app", valid: Bool = true) async throws -> String {
+        try await token("/control/facebook", ["user_id": .string(userId), "app_id": .string(appId), "valid": .bool(valid), "name": "Fay"])
+    }
+
+    /// A GitHub access token for the numeric user `id`.
+    func githubToken(id: Int) async throws -> String {
+        try await token("/control/github", ["id": .number(Double(id)), "login": "octo", "email": "octo@example.com"])
+    }
+
+    /// A new signing key for `tenant`; the old one leaves its JWKS.
+    func rotate(_ tenant: String) async throws {
+        _ = try await request("/control/rotate", ["tenant": .string(tenant)])
+    }
+
+    /// How often each tenant's JWKS was fetched.
+    func jwksFetches(_ tenant: String) async throws -> Int {
+        try await request("/control/stats", nil)["jwks"]?[tenant]?.intValue ?? -1
+    }
+
+    private func token(_ path: String, _ spec: [String: JSON]) async throws -> String {
+        guard let token = try await request(path, spec)["token"]?.stringValue else { throw StandInError("no token from \(path)") }
+        return token
+    }
+
+    private func request(_ path: String, _ body: [String: JSON]?) async throws -> JSON {
+        guard let url = URL(string: base + path) else { throw StandInError("bad path \(path)") }
+        var request = URLRequest(url: url)
+        if let body {
+            request.httpMethod = "POST"
+            request.httpBody = Data(JSONWriter.bytes(.object(body)))
+        }
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try JSONParser.parse(Array(data))
+    }
+}
+
+/// The stand-in could not start or answered nonsense.
+struct StandInError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,27 @@
+import RooftopCore
+import RooftopServer
+import Testing
+
+/// The defaults a user would see (the random application id as the app's name, a sender that
+/// mail servers refuse) are named once at start, with the setting that changes them.
+@Suite struct StartupWarningsTests {
+    func warnings(_ values: [String: JSON]) throws -> [String] {
+        var configuration = ServerConfiguration()
+        try configuration.apply(values, source: "test")
+        return configuration.startupWarnings(appId: "k3Jd9")
+    }
+
+    @Test func aMissingAppNameIsNamedWithItsSetting() throws {
+        let warnings = try warnings([:])
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("\"k3Jd9\"") == true && warnings.first?.contains("ROOFTOP_APP_NAME") == true)
+    }
+
+    @Test func aMissingSenderMattersOnlyWhenMailLeaves() throws {
+        #expect(try warnings(["appName": "Notes", "mail": ["transport": "outbox"]]).isEmpty)
+        let smtp = try warnings(["appName": "Notes", "mail": ["transport": "smtp", "host": "mail.example.com"]])
+        #expect(smtp.count == 1 && smtp.first?.contains("mail.from") == true)
+        #expect(
+            try warnings(["appName": "Notes", "mail": ["transport": "smtp", "host": "mail.example.com", "from": "Notes <hi@example.com>"]]).isEmpty)
+    }
+}
