@@ -77,6 +77,16 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Fenced: the only target that speaks S3 and sees async-http-client (SigV4's HMAC comes
+        // from swift-crypto).
+        .target(
+            name: "RooftopS3",
+            dependencies: [
+                "RooftopCore", "RooftopStorage", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOHTTP1"),
+            ],
+            swiftSettings: upcoming
+        ),
         // Fenced: the only target that speaks SMTP and sees NIOSSL.
         .target(
             name: "RooftopMail",
@@ -92,8 +102,8 @@ let package = Package(
             resources: [.embedInCode("Resources/common-passwords.txt")],
             swiftSettings: upcoming
         ),
-        // Fenced: the only target that sees bcrypt, and swift-crypto's home (password hashes,
-        // session tokens, every random secret; RooftopIdentity only hashes provider data).
+        // Fenced: the only target that sees bcrypt, and swift-crypto but for RooftopS3's request
+        // signing (password hashes, session tokens, every random secret).
         .target(
             name: "RooftopCrypto",
             dependencies: [
@@ -132,7 +142,7 @@ let package = Package(
             name: "RooftopServer",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
-                "RooftopMail", "RooftopIdentity", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                "RooftopMail", "RooftopIdentity", "RooftopS3", .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
@@ -193,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "RooftopStorageTests",
             dependencies: [
-                "RooftopCore", "RooftopStorage", "RooftopTesting", "RooftopSQLite", "RooftopPostgres",
+                "RooftopCore", "RooftopStorage", "RooftopTesting", "RooftopSQLite", "RooftopPostgres", "RooftopS3",
                 .product(name: "GRDB", package: "GRDB.swift", condition: server),
             ],
             swiftSettings: upcoming

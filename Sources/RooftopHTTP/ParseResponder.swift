@@ -22,12 +22,12 @@ package struct ParseResponder: HTTPResponder {
 
     /// Creates the responder.
     package init(
-        config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, limiter: RateLimiter = .off,
-        logger: Logger
+        config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, files: Files,
+        limiter: RateLimiter = .off, logger: Logger
     ) {
         self.config = config
         self.routes = ParseRoutes(
-            config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, limiter: limiter)
+            config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, files: files, limiter: limiter)
         self.logger = logger
     }
 
@@ -83,7 +83,7 @@ package struct ParseResponder: HTTPResponder {
         if found.map({ $0.0.access != .open }) ?? true {
             try await authenticate(request, context: context, body: &body, into: &parseRequest, loggingIn: found?.0.pattern == "/login")
         }
-        guard let (route, routed) = found, case .api(let handler) = route.handler else {
+        guard let (route, routed) = found, !route.isPage else {
             // Counted like a hit, whatever the method: a miss must cost a guesser as much.
             try await routes.check(parseRequest, against: nil, method: request.method.rawValue)
             throw ParseRoutes.unknown(method: method?.rawValue ?? request.method.rawValue, segments: segments)
@@ -96,7 +96,11 @@ package struct ParseResponder: HTTPResponder {
         if route.method == .get || route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
         parseRequest.body = body
         try await routes.check(parseRequest, against: route)
-        return response(try await handler(routes, parseRequest), to: request)
+        switch route.handler {
+        case .api(let handler): return response(try await handler(routes, parseRequest), to: request)
+        case .raw(let handler): return try await handler(routes, parseRequest, request)
+        case .page: throw ParseRoutes.unknown(parseRequest)
+        }
     }
 
     /// The effective method and the JSON body. A route whose body is not JSON (a file upload)
@@ -104,7 +108,14 @@ package struct ParseResponder: HTTPResponder {
     /// JSON object whose `_method` may change the method.
     private func methodAndBody(_ request: Request, segments: [String]) async throws -> (RouteMethod?, [String: JSON]) {
         let method = RouteMethod(request.method)
-        if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON { return (method, [:]) }
+        if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON {
+            // The JavaScript SDK's base64 form of an upload: a JSON body carrying the keys and
+            // `base64`, and no key header; bounded by the upload limit (in base64).
+            if case .stream = route.body, Self.applicationId.flatMap({ request.headers[$0] }) == nil, request.headers[.authorization] == nil {
+                return (method, try await readBody(request, limit: config.maxBodySize + (config.maxUploadSize / 3 + 1) * 4))
+            }
+            return (method, [:])
+        }
         var body = try await readBody(request)
         guard method == .post, let override = body["_method"]?.stringValue else { return (method, body) }
         guard let overridden = RouteMethod(rawValue: override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
@@ -184,6 +195,8 @@ package struct ParseResponder: HTTPResponder {
 
     /// Built once: a header name is validated when it is made.
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")
+    /// `X-Parse-Application-Id`.
+    static let applicationId = HTTPField.Name("X-Parse-Application-Id")
 
     /// The socket's address, or — only when that is a trusted proxy — the right-most address in
     /// `X-Forwarded-For` that is not a trusted proxy itself. Computed once per request: the
@@ -200,10 +213,11 @@ package struct ParseResponder: HTTPResponder {
         return socket
     }
 
-    private func readBody(_ request: Request) async throws -> [String: JSON] {
-        try Self.refuseDeclaredLength(request, limit: config.maxBodySize)
+    private func readBody(_ request: Request, limit: Int? = nil) async throws -> [String: JSON] {
+        let limit = limit ?? config.maxBodySize
+        try Self.refuseDeclaredLength(request, limit: limit)
         // Over the limit: the error renderer answers 413.
-        let buffer = try await request.body.collect(upTo: config.maxBodySize)
+        let buffer = try await request.body.collect(upTo: limit)
         let bytes = buffer.readableBytesView
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         guard case .object(let object) = try JSONParser.parse(bytes) else {

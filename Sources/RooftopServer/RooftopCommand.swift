@@ -12,7 +12,7 @@ package struct RooftopCommand: AsyncParsableCommand {
         version: RooftopVersion.current,
         subcommands: [
             ServeCommand.self, ConfigCommand.self, OutboxCommand.self, AuditCommand.self, ExportCommand.self, ImportCommand.self,
-            BackupCommand.self, ExplainCommand.self,
+            BackupCommand.self, ExplainCommand.self, FilesCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 

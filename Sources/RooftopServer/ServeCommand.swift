@@ -37,6 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
         var dependencies = Dependencies(
             store: database.store, services: configuration.services, http: http, accounts: configuration.accounts,
             passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), mail: mail, logger: logger)
+        dependencies.fileStore = try Database.fileStore(configuration, store: database.store)
+        dependencies.files = configuration.files
         dependencies.auth = configuration.auth
         let config = configuration
         let app = buildApplication(dependencies, host: configuration.host, port: configuration.port) { port in

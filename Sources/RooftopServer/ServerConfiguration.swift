@@ -3,6 +3,7 @@ import Logging
 package import RooftopCore
 package import RooftopHTTP
 package import RooftopIdentity
+package import RooftopS3
 package import RooftopServices
 
 /// The server's typed configuration, layered: defaults < `rooftop.json` < environment < flags.
@@ -42,6 +43,12 @@ package struct ServerConfiguration: Sendable {
     /// The use cases' settings, but for `allowClientClassCreation` (see `services`).
     package var serviceSettings = ServicesConfiguration()
     package var accounts = AccountsConfiguration()
+    /// Upload rules and size (`fileUpload`, `maxUploadSize`).
+    package var files = FilesConfiguration()
+    /// `disk`, `database` or `s3`; unset: `disk` with SQLite, `database` with PostgreSQL.
+    package var fileStorage: String?
+    /// The bucket and credentials of `fileStorage: s3`.
+    package var s3 = S3Configuration(endpoint: "", bucket: "", accessKeyId: "", secretAccessKey: "")
     /// Sign-in providers (`auth`), besides anonymous users.
     package var auth: [ProviderSettings] = []
 

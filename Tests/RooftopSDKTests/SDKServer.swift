@@ -57,9 +57,10 @@ final class SDKServer: Sendable {
             templates: .builtIn, locale: MailLocale(), from: "Todo <no-reply@example.com>", appName: "Todo",
             publicServerURL: "http://127.0.0.1:\(port)/parse", appId: sdkAppId)
         let (running, continuation) = AsyncStream<Int>.makeStream()
-        let dependencies = Dependencies(
+        var dependencies = Dependencies(
             store: opened.store, services: services, http: HTTPConfiguration(appId: sdkAppId, masterKey: sdkMasterKey), accounts: accounts,
             passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), mail: mail, logger: logger)
+        dependencies.fileStore = opened.files
         let app = buildApplication(dependencies, host: "127.0.0.1", port: port) { port in continuation.yield(port) }
         let task = Task {
             do {
