@@ -12,9 +12,9 @@ import RooftopServices
 enum FileHeaders {
     /// Where a shown file may load from: nothing; and a sandbox, so script never runs.
     static let contentSecurityPolicy = "default-src 'none'; sandbox"
-    /// Public files are named unguessably and never change: caches may keep them an hour (a
-    /// deleted file can live that long in a cache; revalidation is a cheap 304).
-    static let cacheControl = "public, max-age=3600"
+    /// Like every answer of the API: a file belongs to a user, and a deleted one must not live
+    /// on in a shared cache. Conditional requests (ETag, Last-Modified) still answer 304.
+    static let cacheControl = "no-store"
 
     /// Type, validators and safety headers of `info`.
     static func headers(for info: StoredFileInfo) -> HTTPFields {

@@ -68,7 +68,7 @@ let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<
             #expect(served.header("X-Content-Type-Options") == "nosniff")
             #expect(served.header("Content-Security-Policy") == "default-src 'none'; sandbox")
             #expect(served.header("Content-Disposition") == nil)
-            #expect(served.header("Cache-Control") == "public, max-age=3600")
+            #expect(served.header("Cache-Control") == "no-store")
             #expect(served.header("Accept-Ranges") == "bytes")
 
             let refused = try await send(client, .delete, "/parse/files/\(name)", session: token)
