@@ -62,8 +62,11 @@ import Testing
         }
         #expect(received > size)
         let peak = try peakResidentBytes(process.processIdentifier)
-        // A buffered file would add its whole size; streaming adds a few chunks.
-        #expect(peak - before < 96 << 20, "peak \(peak >> 20) MiB, before \(before >> 20) MiB")
+        // A buffered file would add its whole size (512 MiB, twice over up and down); streaming
+        // adds buffers and allocator slack, which vary with the machine's load (50-100 MiB seen):
+        // the bound tells the two apart without timing anything. The figure itself is a
+        // benchmark's (docs/benchmarks.md), not this test's.
+        #expect(peak - before < 256 << 20, "peak \(peak >> 20) MiB, before \(before >> 20) MiB")
         try await server.stop(process)
     }
 }
