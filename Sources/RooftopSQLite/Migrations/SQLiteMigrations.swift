@@ -35,6 +35,14 @@ enum SQLiteMigrations {
             // When each periodic job last ran, so one node runs it per interval.
             try db.execute(sql: "CREATE TABLE _JOB (name TEXT PRIMARY KEY NOT NULL, lastRun INTEGER NOT NULL)")
         }
+        migrator.registerMigration("0005_one_time") { db in
+            // Single-use records of the browser sign-in (pending flows, app codes), by digest.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _ONE_TIME (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL, expiresAt INTEGER NOT NULL);
+                    CREATE INDEX _ONE_TIME_expiresAt ON _ONE_TIME (expiresAt);
+                    """)
+        }
         return migrator
     }
 }
