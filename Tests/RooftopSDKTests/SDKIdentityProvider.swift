@@ -47,6 +47,9 @@ final class SDKIdentityProvider: @unchecked Sendable {
         [
             ProviderSettings(name: "oidc", kind: .oidc, clientIds: ["client-1"], clientSecret: "oidc-secret", issuer: "\(base)/oidc"),
             ProviderSettings(
+                name: "facebook", kind: .facebook, clientIds: ["fb-app"], clientSecret: "fb-secret", apiURL: "\(base)/facebook",
+                authorizationEndpoint: "\(base)/facebook/dialog/oauth"),
+            ProviderSettings(
                 name: "github", kind: .github, clientIds: ["gh-client"], clientSecret: "gh-secret", apiURL: "\(base)/github",
                 authorizationEndpoint: "\(base)/github/login/oauth/authorize", tokenEndpoint: "\(base)/github/login/oauth/access_token"),
         ]
