@@ -14,7 +14,7 @@ import Testing
 /// that matches no flow, a redirect off the allow-list, a missing or wrong PKCE verifier (the
 /// server's at the provider, the app's at `/auth/token`), an identity linked elsewhere. Nothing
 /// is created on a failure.
-@Suite struct BrowserSignInHostileTests: LiveServerTest {
+@Suite(.serialized) struct BrowserSignInHostileTests: LiveServerTest {
     static let now: Int64 = 1_700_000_000
 
     static var accounts: AccountsConfiguration {

@@ -9,7 +9,7 @@ import Testing
 /// server's callback, the redirect to a loopback listener (the app's, RFC 8252), then the app's
 /// code exchanged for a session. For an OpenID Connect provider and for GitHub (an access-token
 /// provider). Screenshots land in `.build/test-artifacts/`.
-@Suite struct BrowserSignInTests: LiveServerTest {
+@Suite(.serialized) struct BrowserSignInTests: LiveServerTest {
     @Test(arguments: [("oidc", "zoe"), ("github", "5150")])
     func signInInChromium(provider: String, subject: String) async throws {
         let idp = try StandInIdentityProvider()
