@@ -112,6 +112,19 @@ struct HostedPages: Sendable {
         return result.response(templates, stylesheet: stylesheet(page.segments))
     }
 
+    /// A page post refused by a rate limit: the page in the visitor's language, with how long to
+    /// wait, instead of the API's JSON (an `XMLHttpRequest` post still gets the JSON).
+    func tooManyRequests(_ page: PageRequest, retryAfter seconds: Int) -> Response? {
+        if let xhr = HTTPField.Name("X-Requested-With"), page.request.headers[xhr] == "XMLHttpRequest" { return nil }
+        var result = self.page(.tooManyRequests, page, status: .tooManyRequests)
+        let minutes = max(1, (seconds + 59) / 60)
+        result.values["minutes"] =
+            language(page) == "ja" ? "\(minutes)分" : (minutes == 1 ? "a minute" : "\(minutes) minutes")
+        var response = result.response(templates, stylesheet: stylesheet(page.segments))
+        response.headers[.retryAfter] = String(seconds)
+        return response
+    }
+
     /// A link for this app, on a server that sends mail.
     private func isOurs(_ page: PageRequest) -> Bool {
         accounts.sendsMail && page.pathParameters["appId"] == appId

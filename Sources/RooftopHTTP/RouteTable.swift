@@ -76,10 +76,12 @@ extension ParseRoutes {
 
         Route(.post, "/batch", .client) { try await $0.batch($1) },
 
-        // Files: not stored yet. The upload's body is the file, never JSON.
-        Route(.post, "/files/:filename", .client, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
-        Route(.get, "/files/:appId/:filename", .open, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
-        Route(.delete, "/files/:filename", .master, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
+        // Files (ParseRoutes+Files.swift). The upload's body is the file, streamed to the store,
+        // never JSON; downloads need no key, as in Parse (names are unguessable).
+        Route(.post, "/files", .client, body: .none) { _, _ in throw ParseError(.invalidFileName, "Filename not provided.") },
+        Route(raw: .post, "/files/:filename", .client, body: .stream) { try await $0.uploadFile($1, $2) },
+        Route(raw: .get, "/files/:appId/:filename", .open) { try await $0.serveFile($1, $2) },
+        Route(raw: .delete, "/files/:filename", .master) { try await $0.deleteFile($1, $2) },
 
         // Pages opened from emailed links (HTML; no application id header, form bodies).
         Route(page: .get, "/apps/rooftop.css") { pages, _ in pages.stylesheet() },
@@ -91,6 +93,4 @@ extension ParseRoutes {
     ]
 
     static let index = RouteIndex(table)
-
-    static let filesUnavailable = ParseError(ParseError.Code(130), "File upload is not available on this server yet.")
 }

@@ -2,7 +2,7 @@ import ExampleSupport
 import Foundation
 import Rooftop
 
-/// Seed 003's backend wrapper ("written by John Kotz"), built on the Rooftop SDK: its `User`
+/// A backend wrapper in the style of a Parse tutorial's ("written by John Kotz"), built on the Rooftop SDK: its `User`
 /// calls, and `finishSignUp` storing the survey on the user.
 final class User: Sendable {
     /// The SDK's user behind this one.
@@ -10,7 +10,7 @@ final class User: Sendable {
 
     init(_ account: RTUser) { self.account = account }
 
-    /// A failure, as the seed's blocks receive it.
+    /// A failure, as the tutorial's blocks receive it.
     typealias BackendError = NSError
 
     /// The survey asked after sign-up.

@@ -2,7 +2,7 @@ import ExampleSupport
 import Foundation
 import Rooftop
 
-// Seed 003's calls, in order: sign up, log in, isValidEmail, the survey (finishSignUp), read
+// A profile-completion tutorial's calls, in order: sign up, log in, isValidEmail, the survey (finishSignUp), read
 // back, password reset request, logout.
 
 /// Waits for a block-based call.
