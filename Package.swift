@@ -185,7 +185,7 @@ let package = Package(
             name: "RooftopSDKTests",
             dependencies: [
                 "Rooftop", "RooftopCore", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopTesting", "RooftopCrypto",
-                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird", condition: server), log,
+                "RooftopMail", "RooftopIdentity", .product(name: "Hummingbird", package: "hummingbird", condition: server), log,
             ],
             swiftSettings: upcoming
         ),

@@ -10,6 +10,7 @@ struct HostedPage {
     enum Kind: String, Sendable, CaseIterable {
         case emailVerified, verificationLinkInvalid, verificationLinkExpired, verificationLinkSent, notFound
         case choosePassword, passwordChanged, resetLinkInvalid, tooManyRequests
+        case signInFailed
     }
 
     var kind: Kind

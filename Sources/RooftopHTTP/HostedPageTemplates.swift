@@ -59,6 +59,9 @@ enum HostedPageTemplates {
             .resetLinkInvalid: Text(
                 title: "Link not valid",
                 message: "This password reset link is not valid. It may have expired or been used already; ask for a new one in the app."),
+            .signInFailed: Text(
+                title: "Sign-in failed",
+                message: "The sign-in to {{appName}} could not be completed (error {{code}}). Go back to the app and try again."),
         ],
         "ja": [
             .emailVerified: Text(title: "確認が完了しました", message: "{{username}} 様、{{appName}} のメールアドレスの確認が完了しました。"),
@@ -70,6 +73,7 @@ enum HostedPageTemplates {
             .choosePassword: Text(title: "新しいパスワードの設定", message: "{{username}} 様の新しいパスワードを入力してください。", button: "パスワードを保存する", field: "新しいパスワード"),
             .passwordChanged: Text(title: "パスワードを変更しました", message: "パスワードが変更されました。新しいパスワードでログインできます。"),
             .resetLinkInvalid: Text(title: "無効なリンクです", message: "このパスワード再設定リンクは無効です。有効期限が切れたか、すでに使用されています。アプリから再度お申し込みください。"),
+            .signInFailed: Text(title: "サインインできませんでした", message: "{{appName}} へのサインインを完了できませんでした（エラー {{code}}）。アプリに戻って、もう一度お試しください。"),
         ],
     ]
 

@@ -73,7 +73,7 @@ package struct ParseResponder: HTTPResponder {
         let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
         // Load balancers probe with HEAD as often as with GET.
         if request.method == .head && segments == ["health"] { return Response(status: .ok) }
-        if segments.first == "apps" { return try await page(request, segments: segments) }
+        if segments.first == "apps" || Self.isPage(request, segments) { return try await page(request, segments: segments) }
         var (method, body) = try await methodAndBody(request, segments: segments)
         var parseRequest = ParseRequest(
             method: method ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
@@ -161,7 +161,10 @@ package struct ParseResponder: HTTPResponder {
     /// Pages opened from emailed links: HTML, no application id, form bodies; the same checks
     /// (rate limits, body size) as any route of the table.
     private func page(_ request: Request, segments: [String]) async throws -> Response {
-        let pages = HostedPages(accounts: routes.accounts, appId: config.appId, templates: config.pages)
+        let base = config.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let pages = HostedPages(
+            accounts: routes.accounts, appId: config.appId, templates: config.pages,
+            serverURL: base ?? "http://\(request.head.authority ?? "127.0.0.1")\(config.mountPath)")
         var page = PageRequest(request: request, segments: segments, pathParameters: [:])
         let parseRequest = ParseRequest(
             method: RouteMethod(request.method) ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
@@ -178,6 +181,15 @@ package struct ParseResponder: HTTPResponder {
             page.form = HostedPages.form(String(buffer: try await request.body.collect(upTo: limit)))
         }
         return try await handler(pages, page)
+    }
+
+    /// Whether the table answers `request` with a hosted page outside `apps/` (the browser
+    /// sign-in's start and callback).
+    static func isPage(_ request: Request, _ segments: [String]) -> Bool {
+        guard segments.first == "auth", let method = RouteMethod(request.method), let (route, _) = ParseRoutes.index.find(method, segments),
+            case .page = route.handler
+        else { return false }
+        return true
     }
 
     /// Runs `check`; a rate limit it hits becomes the hosted "too many attempts" page (an

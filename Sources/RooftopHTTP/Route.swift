@@ -117,10 +117,10 @@ struct Route: Sendable {
     }
 
     init(
-        page method: RouteMethod, _ pattern: String, body: RouteBody = .none,
+        page method: RouteMethod, _ pattern: String, body: RouteBody = .none, limitAs limitPath: String? = nil,
         _ handler: @escaping @Sendable (HostedPages, PageRequest) async throws -> Response
     ) {
-        self.init(method, pattern, .open, body, nil, nil, nil, nil, .page(handler))
+        self.init(method, pattern, .open, body, limitPath, nil, nil, nil, .page(handler))
     }
 
     private init(

@@ -50,6 +50,13 @@ extension ParseRoutes {
         Route(.post, "/requestPasswordReset", .client, account: .email) { try await $0.requestPasswordReset($1) },
         Route(.post, "/verificationEmailRequest", .client, account: .email) { try await $0.requestVerificationEmail($1) },
 
+        // Sign-in through the browser (docs/providers.md): the browser opens `start` and the
+        // provider sends it back to `callback` (redirects and hosted pages, no application id);
+        // the app then redeems its single-use code. All three count as `/login` for rate limits.
+        Route(page: .get, "/auth/:provider/start", limitAs: "/login") { try await $0.startSignIn($1) },
+        Route(page: .get, "/auth/:provider/callback", limitAs: "/login") { try await $0.finishSignIn($1) },
+        Route(.post, "/auth/token", .client, limitAs: "/login") { try await $0.redeemSignInCode($1) },
+
         // Sessions.
         Route(.get, "/sessions", .user) { try await $0.listSessions($1) },
         Route(.post, "/sessions", .user) { try await $0.createSession($1) },

@@ -69,6 +69,14 @@ enum PostgresMigrations {
                 """#,
             ]
         ),
+        (
+            "0006_one_time",
+            [
+                // Single-use records of the browser sign-in (pending flows, app codes), by digest.
+                #"CREATE TABLE "_ONE_TIME" ("key" text PRIMARY KEY, "value" text NOT NULL, "expiresAt" bigint NOT NULL)"#,
+                #"CREATE INDEX "_ONE_TIME_expiresAt" ON "_ONE_TIME" ("expiresAt")"#,
+            ]
+        ),
     ]
 
     /// An arbitrary constant: the advisory lock all nodes take while migrating.

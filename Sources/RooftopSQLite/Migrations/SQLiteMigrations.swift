@@ -46,6 +46,14 @@ enum SQLiteMigrations {
                     data BLOB NOT NULL, PRIMARY KEY (name, n));
                     """)
         }
+        migrator.registerMigration("0006_one_time") { db in
+            // Single-use records of the browser sign-in (pending flows, app codes), by digest.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _ONE_TIME (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL, expiresAt INTEGER NOT NULL);
+                    CREATE INDEX _ONE_TIME_expiresAt ON _ONE_TIME (expiresAt);
+                    """)
+        }
         return migrator
     }
 }
