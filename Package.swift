@@ -52,6 +52,8 @@ let package = Package(
         // Identity providers (RooftopIdentity only): jwt-kit 5.8.0 is a security release.
         .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         // Micro-benchmarks only, behind the Benchmarks trait.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // Build-time only: `swift package generate-documentation` (scripts/docs) for the SDK's DocC.
@@ -75,6 +77,16 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Fenced: the only target that speaks S3 and sees async-http-client (SigV4's HMAC comes
+        // from swift-crypto).
+        .target(
+            name: "RooftopS3",
+            dependencies: [
+                "RooftopCore", "RooftopStorage", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOHTTP1"),
+            ],
+            swiftSettings: upcoming
+        ),
         // Fenced: the only target that speaks SMTP and sees NIOSSL.
         .target(
             name: "RooftopMail",
@@ -90,8 +102,8 @@ let package = Package(
             resources: [.embedInCode("Resources/common-passwords.txt")],
             swiftSettings: upcoming
         ),
-        // Fenced: the only target that sees bcrypt, and swift-crypto's home (password hashes,
-        // session tokens, every random secret; RooftopIdentity only hashes provider data).
+        // Fenced: the only target that sees bcrypt, and swift-crypto but for RooftopS3's request
+        // signing (password hashes, session tokens, every random secret).
         .target(
             name: "RooftopCrypto",
             dependencies: [
@@ -120,6 +132,7 @@ let package = Package(
             dependencies: [
                 "RooftopCore", "RooftopServices", .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), nio("NIOHTTP1"), log,
+                .product(name: "Metrics", package: "swift-metrics", condition: server),
             ],
             swiftSettings: upcoming
         ),
@@ -129,10 +142,13 @@ let package = Package(
             name: "RooftopServer",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
-                "RooftopMail", "RooftopIdentity", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                "RooftopMail", "RooftopIdentity", "RooftopS3", .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
+                // Fenced: the only target that sees swift-prometheus (the metrics port).
+                .product(name: "Metrics", package: "swift-metrics", condition: server),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: server),
             ],
             swiftSettings: upcoming
         ),
@@ -169,7 +185,7 @@ let package = Package(
             name: "RooftopSDKTests",
             dependencies: [
                 "Rooftop", "RooftopCore", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopTesting", "RooftopCrypto",
-                "RooftopMail", .product(name: "Hummingbird", package: "hummingbird", condition: server), log,
+                "RooftopMail", "RooftopIdentity", .product(name: "Hummingbird", package: "hummingbird", condition: server), log,
             ],
             swiftSettings: upcoming
         ),
@@ -187,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "RooftopStorageTests",
             dependencies: [
-                "RooftopCore", "RooftopStorage", "RooftopTesting", "RooftopSQLite", "RooftopPostgres",
+                "RooftopCore", "RooftopStorage", "RooftopTesting", "RooftopSQLite", "RooftopPostgres", "RooftopS3",
                 .product(name: "GRDB", package: "GRDB.swift", condition: server),
             ],
             swiftSettings: upcoming

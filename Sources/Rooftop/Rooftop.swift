@@ -71,5 +71,5 @@ public enum Rooftop {
     }
 
     /// The SDK's version, sent as `X-Parse-Client-Version`.
-    public static let version = "0.1.0"
+    public static let version = "0.9.0"
 }

@@ -32,6 +32,10 @@ enum ErrorRenderer {
         case let limited as RateLimiter.Limited:
             return Failure(
                 status: .tooManyRequests, code: ParseError.Code.connectionFailed.rawValue, message: limited.message, retryAfter: limited.retryAfter)
+        case let error as FileTooLargeError:
+            // Parse's code and message for an upload over `maxUploadSize`, with the status of
+            // any body that is too large.
+            return Failure(status: .contentTooLarge, code: ParseError.Code.fileSaveError.rawValue, message: error.message)
         case let error as HTTPError where error.status == .contentTooLarge:
             return tooLarge
         case is NIOTooManyBytesError:

@@ -19,8 +19,13 @@ package struct HTTPConfiguration: Sendable {
     package var masterKeyIps: [String] = ["127.0.0.1", "::1"]
     /// Where the API is mounted, e.g. `/parse`.
     package var mountPath: String = "/parse"
+    /// Per-request metrics through swift-metrics (on with `metricsPort`).
+    package var metrics = RequestMetrics(enabled: false)
     /// Largest JSON body accepted, in bytes.
     package var maxBodySize: Int = 1 << 20
+    /// Largest file upload, in bytes (`maxUploadSize`; `buildApplication` copies it from the
+    /// files' configuration); bounds the JavaScript SDK's base64 form.
+    package var maxUploadSize: Int = 20 << 20
     /// The most sub-requests one `/batch` may carry (Parse: `requestComplexity.batchRequestLimit`).
     package var batchRequestLimit: Int = 50
     /// Path prefixes accepted in batch sub-request paths: the mount path, plus the path of

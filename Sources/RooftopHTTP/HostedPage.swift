@@ -9,7 +9,8 @@ struct HostedPage {
     /// Which page.
     enum Kind: String, Sendable, CaseIterable {
         case emailVerified, verificationLinkInvalid, verificationLinkExpired, verificationLinkSent, notFound
-        case choosePassword, passwordChanged, resetLinkInvalid
+        case choosePassword, passwordChanged, resetLinkInvalid, tooManyRequests
+        case signInFailed
     }
 
     var kind: Kind

@@ -51,12 +51,17 @@ enum HostedPageTemplates {
                 title: "Link expired", message: "This verification link has expired. We can send you a new one.", button: "Send a new link"),
             .verificationLinkSent: Text(title: "Check your inbox", message: "A new verification link is on its way to your email address."),
             .notFound: Text(title: "Page not found", message: "There is nothing here."),
+            .tooManyRequests: Text(
+                title: "Too many attempts", message: "There were too many attempts from your network. Please wait {{minutes}} and try again."),
             .choosePassword: Text(
                 title: "Choose a new password", message: "Enter a new password for {{username}}.", button: "Save password", field: "New password"),
             .passwordChanged: Text(title: "Password changed", message: "Your password has been changed. You can now log in with it."),
             .resetLinkInvalid: Text(
                 title: "Link not valid",
                 message: "This password reset link is not valid. It may have expired or been used already; ask for a new one in the app."),
+            .signInFailed: Text(
+                title: "Sign-in failed",
+                message: "The sign-in to {{appName}} could not be completed (error {{code}}). Go back to the app and try again."),
         ],
         "ja": [
             .emailVerified: Text(title: "確認が完了しました", message: "{{username}} 様、{{appName}} のメールアドレスの確認が完了しました。"),
@@ -64,9 +69,11 @@ enum HostedPageTemplates {
             .verificationLinkExpired: Text(title: "リンクの有効期限が切れています", message: "この確認リンクは有効期限が切れています。新しいリンクをお送りできます。", button: "新しいリンクを送信する"),
             .verificationLinkSent: Text(title: "メールをご確認ください", message: "新しい確認リンクをメールアドレスに送信しました。"),
             .notFound: Text(title: "ページが見つかりません", message: "お探しのページは見つかりませんでした。"),
+            .tooManyRequests: Text(title: "試行回数が多すぎます", message: "お使いのネットワークからの試行が多すぎます。{{minutes}}ほどお待ちいただいてから、もう一度お試しください。"),
             .choosePassword: Text(title: "新しいパスワードの設定", message: "{{username}} 様の新しいパスワードを入力してください。", button: "パスワードを保存する", field: "新しいパスワード"),
             .passwordChanged: Text(title: "パスワードを変更しました", message: "パスワードが変更されました。新しいパスワードでログインできます。"),
             .resetLinkInvalid: Text(title: "無効なリンクです", message: "このパスワード再設定リンクは無効です。有効期限が切れたか、すでに使用されています。アプリから再度お申し込みください。"),
+            .signInFailed: Text(title: "サインインできませんでした", message: "{{appName}} へのサインインを完了できませんでした（エラー {{code}}）。アプリに戻って、もう一度お試しください。"),
         ],
     ]
 

@@ -24,6 +24,9 @@ struct HostedPages: Sendable {
     let accounts: Accounts
     let appId: String
     let templates: PageTemplates
+    /// The server's address including the mount path (`publicServerURL`, else from the
+    /// request): the browser sign-in's callback is under it.
+    var serverURL: String = ""
 
     func stylesheet() -> Response {
         var headers = HTTPFields()
@@ -102,16 +105,36 @@ struct HostedPages: Sendable {
         }
     }
 
+    /// The hosted page of a failed browser sign-in, in the visitor's language.
+    func signInFailed(_ page: PageRequest, _ error: ParseError, status: HTTPResponse.Status = .badRequest) -> Response {
+        var result = self.page(.signInFailed, page, status: status)
+        result.values["code"] = String(error.code.rawValue)
+        return result.response(templates, stylesheet: stylesheet(page.segments))
+    }
+
+    /// A page post refused by a rate limit: the page in the visitor's language, with how long to
+    /// wait, instead of the API's JSON (an `XMLHttpRequest` post still gets the JSON).
+    func tooManyRequests(_ page: PageRequest, retryAfter seconds: Int) -> Response? {
+        if let xhr = HTTPField.Name("X-Requested-With"), page.request.headers[xhr] == "XMLHttpRequest" { return nil }
+        var result = self.page(.tooManyRequests, page, status: .tooManyRequests)
+        let minutes = max(1, (seconds + 59) / 60)
+        result.values["minutes"] =
+            language(page) == "ja" ? "\(minutes)分" : (minutes == 1 ? "a minute" : "\(minutes) minutes")
+        var response = result.response(templates, stylesheet: stylesheet(page.segments))
+        response.headers[.retryAfter] = String(seconds)
+        return response
+    }
+
     /// A link for this app, on a server that sends mail.
     private func isOurs(_ page: PageRequest) -> Bool {
         accounts.sendsMail && page.pathParameters["appId"] == appId
     }
 
-    private func language(_ page: PageRequest) -> String {
+    func language(_ page: PageRequest) -> String {
         accounts.pageLanguage(acceptLanguage: page.request.headers[.acceptLanguage])
     }
 
-    private func page(_ kind: HostedPage.Kind, _ page: PageRequest, status: HTTPResponse.Status = .ok) -> HostedPage {
+    func page(_ kind: HostedPage.Kind, _ page: PageRequest, status: HTTPResponse.Status = .ok) -> HostedPage {
         HostedPage(kind: kind, language: language(page), appName: accounts.appName, status: status)
     }
 

@@ -18,15 +18,16 @@ package struct ParseResponder: HTTPResponder {
     let config: HTTPConfiguration
     let routes: ParseRoutes
     let logger: Logger
+    let proxyWarning = UntrustedProxyWarning()
 
     /// Creates the responder.
     package init(
-        config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, limiter: RateLimiter = .off,
-        logger: Logger
+        config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, files: Files,
+        limiter: RateLimiter = .off, logger: Logger
     ) {
         self.config = config
         self.routes = ParseRoutes(
-            config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, limiter: limiter)
+            config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, files: files, limiter: limiter)
         self.logger = logger
     }
 
@@ -36,6 +37,7 @@ package struct ParseResponder: HTTPResponder {
         var response: Response
         do {
             let forwardedFor = Self.forwardedFor.flatMap { request.headers[$0] }
+            proxyWarning.check(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies, logger: logger)
             let client = ClientInfo(
                 ip: Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies),
                 userAgent: request.headers[.userAgent])
@@ -48,6 +50,11 @@ package struct ParseResponder: HTTPResponder {
             response = ErrorRenderer.response(error, logger: logger)
         }
         addCommonHeaders(&response)
+        if config.metrics.enabled {
+            let segments = request.uri.path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
+            config.metrics.record(
+                method: request.method, segments: segments, status: Int(response.status.code), duration: ContinuousClock.now - start)
+        }
         // At Parse's `verbose` level, as Parse Server: the line costs a sixth of a get-by-id.
         if logger.logLevel <= .debug {
             let elapsed = ContinuousClock.now - start
@@ -66,7 +73,7 @@ package struct ParseResponder: HTTPResponder {
         let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
         // Load balancers probe with HEAD as often as with GET.
         if request.method == .head && segments == ["health"] { return Response(status: .ok) }
-        if segments.first == "apps" { return try await page(request, segments: segments) }
+        if segments.first == "apps" || Self.isPage(request, segments) { return try await page(request, segments: segments) }
         var (method, body) = try await methodAndBody(request, segments: segments)
         var parseRequest = ParseRequest(
             method: method ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
@@ -76,7 +83,7 @@ package struct ParseResponder: HTTPResponder {
         if found.map({ $0.0.access != .open }) ?? true {
             try await authenticate(request, context: context, body: &body, into: &parseRequest, loggingIn: found?.0.pattern == "/login")
         }
-        guard let (route, routed) = found, case .api(let handler) = route.handler else {
+        guard let (route, routed) = found, !route.isPage else {
             // Counted like a hit, whatever the method: a miss must cost a guesser as much.
             try await routes.check(parseRequest, against: nil, method: request.method.rawValue)
             throw ParseRoutes.unknown(method: method?.rawValue ?? request.method.rawValue, segments: segments)
@@ -89,7 +96,11 @@ package struct ParseResponder: HTTPResponder {
         if route.method == .get || route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
         parseRequest.body = body
         try await routes.check(parseRequest, against: route)
-        return response(try await handler(routes, parseRequest), to: request)
+        switch route.handler {
+        case .api(let handler): return response(try await handler(routes, parseRequest), to: request)
+        case .raw(let handler): return try await handler(routes, parseRequest, request)
+        case .page: throw ParseRoutes.unknown(parseRequest)
+        }
     }
 
     /// The effective method and the JSON body. A route whose body is not JSON (a file upload)
@@ -97,7 +108,14 @@ package struct ParseResponder: HTTPResponder {
     /// JSON object whose `_method` may change the method.
     private func methodAndBody(_ request: Request, segments: [String]) async throws -> (RouteMethod?, [String: JSON]) {
         let method = RouteMethod(request.method)
-        if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON { return (method, [:]) }
+        if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON {
+            // The JavaScript SDK's base64 form of an upload: a JSON body carrying the keys and
+            // `base64`, and no key header; bounded by the upload limit (in base64).
+            if case .stream = route.body, Self.applicationId.flatMap({ request.headers[$0] }) == nil, request.headers[.authorization] == nil {
+                return (method, try await readBody(request, limit: config.maxBodySize + (config.maxUploadSize / 3 + 1) * 4))
+            }
+            return (method, [:])
+        }
         var body = try await readBody(request)
         guard method == .post, let override = body["_method"]?.stringValue else { return (method, body) }
         guard let overridden = RouteMethod(rawValue: override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
@@ -143,18 +161,21 @@ package struct ParseResponder: HTTPResponder {
     /// Pages opened from emailed links: HTML, no application id, form bodies; the same checks
     /// (rate limits, body size) as any route of the table.
     private func page(_ request: Request, segments: [String]) async throws -> Response {
-        let pages = HostedPages(accounts: routes.accounts, appId: config.appId, templates: config.pages)
+        let base = config.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let pages = HostedPages(
+            accounts: routes.accounts, appId: config.appId, templates: config.pages,
+            serverURL: base ?? "http://\(request.head.authority ?? "127.0.0.1")\(config.mountPath)")
         var page = PageRequest(request: request, segments: segments, pathParameters: [:])
         let parseRequest = ParseRequest(
             method: RouteMethod(request.method) ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
             clientIP: ClientInfo.current.ip)
         guard RouteMethod(request.method) != nil, let (route, routed) = ParseRoutes.route(for: parseRequest), case .page(let handler) = route.handler
         else {
-            try await routes.check(parseRequest, against: nil, method: request.method.rawValue)
-            return pages.notFound(page)
+            let check = { try await routes.check(parseRequest, against: nil, method: request.method.rawValue) }
+            return try await Self.refusingAsPage(pages, page, check) ?? pages.notFound(page)
         }
         page.pathParameters = routed.pathParameters
-        try await routes.check(routed, against: route)
+        if let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(routed, against: route) }) { return refused }
         if case .form(let limit) = route.body {
             try Self.refuseDeclaredLength(request, limit: limit)
             page.form = HostedPages.form(String(buffer: try await request.body.collect(upTo: limit)))
@@ -162,8 +183,32 @@ package struct ParseResponder: HTTPResponder {
         return try await handler(pages, page)
     }
 
+    /// Whether the table answers `request` with a hosted page outside `apps/` (the browser
+    /// sign-in's start and callback).
+    static func isPage(_ request: Request, _ segments: [String]) -> Bool {
+        guard segments.first == "auth", let method = RouteMethod(request.method), let (route, _) = ParseRoutes.index.find(method, segments),
+            case .page = route.handler
+        else { return false }
+        return true
+    }
+
+    /// Runs `check`; a rate limit it hits becomes the hosted "too many attempts" page (an
+    /// `XMLHttpRequest` post keeps Parse's JSON), so a person at a form never reads raw JSON.
+    /// Returns nil when `check` passes.
+    private static func refusingAsPage(_ pages: HostedPages, _ page: PageRequest, _ check: () async throws -> Void) async throws -> Response? {
+        do {
+            try await check()
+            return nil
+        } catch let limited as RateLimiter.Limited {
+            guard let answer = pages.tooManyRequests(page, retryAfter: limited.retryAfter) else { throw limited }
+            return answer
+        }
+    }
+
     /// Built once: a header name is validated when it is made.
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")
+    /// `X-Parse-Application-Id`.
+    static let applicationId = HTTPField.Name("X-Parse-Application-Id")
 
     /// The socket's address, or — only when that is a trusted proxy — the right-most address in
     /// `X-Forwarded-For` that is not a trusted proxy itself. Computed once per request: the
@@ -180,10 +225,11 @@ package struct ParseResponder: HTTPResponder {
         return socket
     }
 
-    private func readBody(_ request: Request) async throws -> [String: JSON] {
-        try Self.refuseDeclaredLength(request, limit: config.maxBodySize)
+    private func readBody(_ request: Request, limit: Int? = nil) async throws -> [String: JSON] {
+        let limit = limit ?? config.maxBodySize
+        try Self.refuseDeclaredLength(request, limit: limit)
         // Over the limit: the error renderer answers 413.
-        let buffer = try await request.body.collect(upTo: config.maxBodySize)
+        let buffer = try await request.body.collect(upTo: limit)
         let bytes = buffer.readableBytesView
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         guard case .object(let object) = try JSONParser.parse(bytes) else {

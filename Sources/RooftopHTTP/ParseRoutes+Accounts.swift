@@ -28,7 +28,13 @@ extension ParseRoutes {
     }
 
     func deleteUser(_ request: ParseRequest) async throws -> ParseResponse {
-        try await accounts.deleteUser(try request.objectId(), principal: request.principal)
+        let userId = try request.objectId()
+        // With `deleteUserFiles`, read before the user goes (the files are only its to lose).
+        let files = try await self.files.filesOfUser(userId)
+        try await accounts.deleteUser(userId, principal: request.principal)
+        // The user is gone whatever happens to its files: a file left over is found later by
+        // `rooftop files unreferenced`.
+        _ = try? await self.files.deleteUnreferenced(files)
         return ParseResponse(body: [:])
     }
 

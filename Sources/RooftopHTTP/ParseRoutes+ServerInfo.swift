@@ -4,7 +4,7 @@ import RooftopServices
 /// The small routes the Parse SDKs and the dashboard call: analytics events and `/serverInfo`.
 extension ParseRoutes {
     /// Rooftop's version, as `/serverInfo` reports it (the SDK's `Rooftop.version` is the same).
-    static let serverVersion = "0.1.0"
+    static var serverVersion: String { RooftopVersion.current }
 
     /// `POST /events/:name`: checked and answered `{}`; nothing is stored.
     func event(_ request: ParseRequest) async throws -> ParseResponse {

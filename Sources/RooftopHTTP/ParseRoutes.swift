@@ -8,6 +8,7 @@ struct ParseRoutes: Sendable {
     let schemaService: Schemas
     let aggregates: Aggregates
     let accounts: Accounts
+    let files: Files
     let limiter: RateLimiter
 
     /// Finds the route for `request` in the table, admits it and runs it.

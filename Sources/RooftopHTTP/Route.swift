@@ -45,6 +45,9 @@ enum RouteBody: Sendable {
     case form(Int)
     /// No body is read.
     case none
+    /// The body is the route's to read as it arrives, chunk by chunk (file uploads): never
+    /// collected before routing, never parsed as JSON.
+    case stream
 
     /// Whether the body is read as JSON (and may carry `_method`).
     var isJSON: Bool {
@@ -75,6 +78,9 @@ struct Route: Sendable {
         case api(@Sendable (ParseRoutes, ParseRequest) async throws -> ParseResponse)
         /// A hosted HTML page (no application id; form bodies).
         case page(@Sendable (HostedPages, PageRequest) async throws -> Response)
+        /// A route that reads the HTTP request itself and answers with its own response (files:
+        /// a streamed body in, a streamed body and its own headers out).
+        case raw(@Sendable (ParseRoutes, ParseRequest, Request) async throws -> Response)
     }
 
     let method: RouteMethod
@@ -104,10 +110,17 @@ struct Route: Sendable {
     }
 
     init(
-        page method: RouteMethod, _ pattern: String, body: RouteBody = .none,
+        raw method: RouteMethod, _ pattern: String, _ access: RouteAccess, body: RouteBody = .none,
+        _ handler: @escaping @Sendable (ParseRoutes, ParseRequest, Request) async throws -> Response
+    ) {
+        self.init(method, pattern, access, body, nil, nil, nil, nil, .raw(handler))
+    }
+
+    init(
+        page method: RouteMethod, _ pattern: String, body: RouteBody = .none, limitAs limitPath: String? = nil,
         _ handler: @escaping @Sendable (HostedPages, PageRequest) async throws -> Response
     ) {
-        self.init(method, pattern, .open, body, nil, nil, nil, nil, .page(handler))
+        self.init(method, pattern, .open, body, limitPath, nil, nil, nil, .page(handler))
     }
 
     private init(
@@ -124,6 +137,12 @@ struct Route: Sendable {
         self.className = className
         self.handler = handler
         self.segments = pattern.split(separator: "/")
+    }
+
+    /// Whether the route is a hosted page (answered under `/apps` only).
+    var isPage: Bool {
+        if case .page = handler { return true }
+        return false
     }
 
     /// This route, not counted by rate limits.

@@ -63,6 +63,13 @@ extension ParseRoutes {
         Route(.post, "/requestPasswordReset", .client, account: .email) { try await $0.requestPasswordReset($1) },
         Route(.post, "/verificationEmailRequest", .client, account: .email) { try await $0.requestVerificationEmail($1) },
 
+        // Sign-in through the browser (docs/providers.md): the browser opens `start` and the
+        // provider sends it back to `callback` (redirects and hosted pages, no application id);
+        // the app then redeems its single-use code. All three count as `/login` for rate limits.
+        Route(page: .get, "/auth/:provider/start", limitAs: "/login") { try await $0.startSignIn($1) },
+        Route(page: .get, "/auth/:provider/callback", limitAs: "/login") { try await $0.finishSignIn($1) },
+        Route(.post, "/auth/token", .client, limitAs: "/login") { try await $0.redeemSignInCode($1) },
+
         // Sessions.
         Route(.get, "/sessions", .user) { try await $0.listSessions($1) },
         Route(.post, "/sessions", .user) { try await $0.createSession($1) },
@@ -86,10 +93,12 @@ extension ParseRoutes {
         Route(.post, "/events/:name", .client) { try await $0.event($1) },
         Route(.get, "/serverInfo", .master) { try await $0.serverInfo($1) },
 
-        // Files: not stored yet. The upload's body is the file, never JSON.
-        Route(.post, "/files/:filename", .client, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
-        Route(.get, "/files/:appId/:filename", .open, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
-        Route(.delete, "/files/:filename", .master, body: .none) { _, _ in throw ParseRoutes.filesUnavailable },
+        // Files (ParseRoutes+Files.swift). The upload's body is the file, streamed to the store,
+        // never JSON; downloads need no key, as in Parse (names are unguessable).
+        Route(.post, "/files", .client, body: .none) { _, _ in throw ParseError(.invalidFileName, "Filename not provided.") },
+        Route(raw: .post, "/files/:filename", .client, body: .stream) { try await $0.uploadFile($1, $2) },
+        Route(raw: .get, "/files/:appId/:filename", .open) { try await $0.serveFile($1, $2) },
+        Route(raw: .delete, "/files/:filename", .master) { try await $0.deleteFile($1, $2) },
 
         // Pages opened from emailed links (HTML; no application id header, form bodies).
         Route(page: .get, "/apps/rooftop.css") { pages, _ in pages.stylesheet() },
@@ -101,6 +110,4 @@ extension ParseRoutes {
     ]
 
     static let index = RouteIndex(table)
-
-    static let filesUnavailable = ParseError(ParseError.Code(130), "File upload is not available on this server yet.")
 }

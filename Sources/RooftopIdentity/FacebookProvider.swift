@@ -15,12 +15,29 @@ package struct FacebookProvider: AuthProvider {
     let appIds: [String]
     let appSecret: String?
     let graph: String
+    /// The browser flow's client (the first of `appIds`, `appSecret`).
+    let oauth: OAuthClient
 
     init(_ settings: ProviderSettings) {
         name = settings.name
         appIds = settings.clientIds
         appSecret = settings.clientSecret
         graph = settings.apiURL ?? ProviderSettings.facebookGraph
+        oauth = OAuthClient(
+            clientId: settings.clientIds.first, clientSecret: settings.clientSecret,
+            authorizationEndpoint: settings.authorizationEndpoint ?? ProviderSettings.facebookAuthorize,
+            tokenEndpoint: settings.tokenEndpoint ?? "\(graph)/oauth/access_token", discovery: nil, getsToken: true)
+    }
+
+    /// The user id an access token belongs to (`GET /me`), for the browser flow.
+    func userId(_ token: String) async throws -> String {
+        var me = "\(graph)/me?fields=id&access_token=\(Self.queryEncoded(token))"
+        if let appSecret { me += "&appsecret_proof=\(Self.proof(token, secret: appSecret))" }
+        let answer = try? await ProviderHTTP.get(me)
+        guard let answer, answer.status == 200, let id = Self.text(answer.json["id"]) else {
+            throw ParseError(.objectNotFound, "authData.\(name) access token is not valid.")
+        }
+        return id
     }
 
     /// Checks the token with the Graph API.

@@ -7,10 +7,26 @@ package struct GitHubProvider: AuthProvider {
     /// The `authData` key.
     package let name: String
     let api: String
+    /// The browser flow's client (`clientId`, `clientSecret`).
+    let oauth: OAuthClient
 
     init(_ settings: ProviderSettings) {
         name = settings.name
         api = settings.apiURL ?? ProviderSettings.githubAPI
+        oauth = OAuthClient(
+            clientId: settings.clientIds.first, clientSecret: settings.clientSecret,
+            authorizationEndpoint: settings.authorizationEndpoint ?? ProviderSettings.githubAuthorize,
+            tokenEndpoint: settings.tokenEndpoint ?? ProviderSettings.githubToken, discovery: nil)
+    }
+
+    /// The user id an access token belongs to (`GET /user`), for the browser flow.
+    func userId(_ token: String) async throws -> String {
+        let answer = try? await ProviderHTTP.get(
+            "\(api)/user", headers: [("Authorization", "Bearer \(token)"), ("X-GitHub-Api-Version", "2022-11-28")])
+        guard let answer, answer.status == 200, let id = FacebookProvider.text(answer.json["id"]) else {
+            throw ParseError(.objectNotFound, "authData.\(name) access token is not valid.")
+        }
+        return id
     }
 
     /// Checks the token with GitHub's API.

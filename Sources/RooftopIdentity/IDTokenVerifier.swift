@@ -21,8 +21,9 @@ struct IDTokenVerifier: Sendable {
     let keys: JWKSCache
     let clock: any ServerClock
 
-    /// The token's claims, or 101 saying what failed (never quoting the token).
-    func verify(_ token: String, subject: String, nonce: String?) async throws(ParseError) -> IDTokenClaims {
+    /// The token's claims, or 101 saying what failed (never quoting the token). A nil
+    /// `subject` (the browser flow, where the token names the person) accepts any.
+    func verify(_ token: String, subject: String?, nonce: String?) async throws(ParseError) -> IDTokenClaims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Self.base64URLDecoded(parts[0]), let header = try? JSONParser.parse(headerBytes) else {
             throw refused("is not a JWT")
@@ -50,7 +51,7 @@ struct IDTokenVerifier: Sendable {
         let now = clock.now().millisecondsSince1970
         guard Self.milliseconds(claims.exp.value) + Self.skew > now else { throw refused("has expired") }
         guard Self.milliseconds(claims.iat.value) - Self.skew <= now else { throw refused("is issued in the future") }
-        guard claims.sub.value == subject else { throw refused("is for another user") }
+        guard subject.map({ claims.sub.value == $0 }) ?? true else { throw refused("is for another user") }
         switch (nonce, claims.nonce) {
         case (nil, nil): break
         case (let sent?, let carried?) where carried == sent || carried == Self.sha256Hex(sent): break

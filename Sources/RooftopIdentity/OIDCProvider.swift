@@ -10,20 +10,29 @@ package import RooftopServices
 package struct OIDCProvider: AuthProvider {
     /// The `authData` key.
     package let name: String
-    private let verifier: IDTokenVerifier
+    let verifier: IDTokenVerifier
+    /// The browser flow's client: the first client id, the secret and the endpoints.
+    let oauth: OAuthClient
+    /// The scopes the browser flow asks for.
+    let scope: String
 
     /// A provider from its settings; `issuers` are the accepted `iss` values.
-    init(name: String, issuers: [String], audiences: [String], jwksURL: String?, clock: any ServerClock) {
+    init(name: String, issuers: [String], audiences: [String], jwksURL: String?, clock: any ServerClock, settings: ProviderSettings? = nil) {
         self.name = name
         let keys = JWKSCache(issuer: issuers.first ?? "", jwksURL: jwksURL, clock: clock)
         verifier = IDTokenVerifier(provider: name, issuers: issuers, audiences: audiences, keys: keys, clock: clock)
+        oauth = OAuthClient(
+            clientId: audiences.first, clientSecret: settings?.clientSecret, authorizationEndpoint: settings?.authorizationEndpoint,
+            tokenEndpoint: settings?.tokenEndpoint, discovery: issuers.first.map { OIDCDiscovery(issuer: $0) })
+        // Apple returns to a GET callback only without the name and email scopes.
+        scope = settings?.kind == .apple ? "openid" : "openid email profile"
     }
 
     /// Sign in with Apple (Parse's `auth.apple.clientId`: the app's bundle ids and service ids).
     static func apple(_ settings: ProviderSettings, clock: any ServerClock) -> OIDCProvider {
         OIDCProvider(
             name: settings.name, issuers: [settings.issuer ?? ProviderSettings.appleIssuer], audiences: settings.clientIds,
-            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.appleKeys : nil), clock: clock)
+            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.appleKeys : nil), clock: clock, settings: settings)
     }
 
     /// Google (Parse's `auth.google.clientId`); its tokens carry the issuer with or without
@@ -32,13 +41,14 @@ package struct OIDCProvider: AuthProvider {
         let issuers = settings.issuer.map { [$0] } ?? [ProviderSettings.googleIssuer, "accounts.google.com"]
         return OIDCProvider(
             name: settings.name, issuers: issuers, audiences: settings.clientIds,
-            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.googleKeys : nil), clock: clock)
+            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.googleKeys : nil), clock: clock, settings: settings)
     }
 
     /// Any OpenID Connect provider: keys from `jwksURL` or from the issuer's discovery document.
     static func generic(_ settings: ProviderSettings, clock: any ServerClock) -> OIDCProvider {
         OIDCProvider(
-            name: settings.name, issuers: [settings.issuer ?? ""], audiences: settings.clientIds, jwksURL: settings.jwksURL, clock: clock)
+            name: settings.name, issuers: [settings.issuer ?? ""], audiences: settings.clientIds, jwksURL: settings.jwksURL, clock: clock,
+            settings: settings)
     }
 
     /// Verifies the ID token against the provider and returns who it names.

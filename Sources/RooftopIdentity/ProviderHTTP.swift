@@ -30,6 +30,15 @@ struct ProviderHTTP: Sendable {
         return try await send(request, headers)
     }
 
+    /// `POST url` with a URL-encoded form (a token endpoint).
+    static func postForm(_ url: String, _ form: [(String, String)], headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        let body = form.map { "\($0)=\(FacebookProvider.queryEncoded($1))" }.joined(separator: "&")
+        request.body = .bytes(ByteBuffer(string: body))
+        return try await send(request, headers + [("Content-Type", "application/x-www-form-urlencoded")])
+    }
+
     private static func send(_ request: HTTPClientRequest, _ headers: [(String, String)]) async throws(ProviderUnreachable) -> Answer {
         var request = request
         request.headers.add(name: "Accept", value: "application/json")

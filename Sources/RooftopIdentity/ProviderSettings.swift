@@ -26,8 +26,14 @@ package struct ProviderSettings: Sendable, Equatable {
     /// The accepted audiences (Apple bundle/service ids, Google and OIDC client ids) or
     /// Facebook's `appIds`; GitHub needs none.
     package var clientIds: [String] = []
-    /// Facebook's `appSecret` (a secret: `config print` hides it).
+    /// The client secret the browser flow's token endpoint takes (`clientSecret`; Facebook's
+    /// `appSecret`, which also signs Graph calls). A secret: `config print` hides it.
     package var clientSecret: String?
+    /// The browser flow's authorization endpoint: from discovery for OpenID Connect providers,
+    /// the provider's own for Facebook and GitHub, unless configured.
+    package var authorizationEndpoint: String?
+    /// The browser flow's token endpoint (same defaults).
+    package var tokenEndpoint: String?
     /// The issuer: required for OIDC, a test override for Apple and Google.
     package var issuer: String?
     /// The JWKS address: a test override for Apple and Google, optional for OIDC (else
@@ -39,8 +45,10 @@ package struct ProviderSettings: Sendable, Equatable {
     /// Creates settings.
     package init(
         name: String, kind: Kind, clientIds: [String] = [], clientSecret: String? = nil, issuer: String? = nil, jwksURL: String? = nil,
-        apiURL: String? = nil
+        apiURL: String? = nil, authorizationEndpoint: String? = nil, tokenEndpoint: String? = nil
     ) {
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
         self.name = name
         self.kind = kind
         self.clientIds = clientIds
@@ -60,6 +68,11 @@ package struct ProviderSettings: Sendable, Equatable {
     package static let facebookGraph = "https://graph.facebook.com"
     /// GitHub's REST API.
     package static let githubAPI = "https://api.github.com"
+    /// Facebook Login's authorization dialog.
+    static let facebookAuthorize = "https://www.facebook.com/v19.0/dialog/oauth"
+    /// GitHub's OAuth endpoints.
+    static let githubAuthorize = "https://github.com/login/oauth/authorize"
+    static let githubToken = "https://github.com/login/oauth/access_token"
 
     /// Whether `address` may be called: `https`, or `http` to a loopback host (tests).
     package static func isAllowedEndpoint(_ address: String) -> Bool {

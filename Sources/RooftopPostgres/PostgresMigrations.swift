@@ -54,6 +54,29 @@ enum PostgresMigrations {
                 #"CREATE TABLE "_JOB" ("name" text PRIMARY KEY, "lastRun" bigint NOT NULL)"#
             ]
         ),
+        (
+            "0005_files",
+            [
+                // Uploaded files (`fileStorage: database`): one row per file, visible once
+                // `complete`; the bytes in numbered chunks of at most 256 KiB.
+                #"""
+                CREATE TABLE "_FILE" ("name" text PRIMARY KEY, "contentType" text NOT NULL, "size" bigint NOT NULL,
+                "etag" text NOT NULL, "createdAt" bigint NOT NULL, "complete" boolean NOT NULL)
+                """#,
+                #"""
+                CREATE TABLE "_FILE_CHUNK" ("name" text NOT NULL REFERENCES "_FILE" ("name") ON DELETE CASCADE,
+                "n" integer NOT NULL, "data" bytea NOT NULL, PRIMARY KEY ("name", "n"))
+                """#,
+            ]
+        ),
+        (
+            "0006_one_time",
+            [
+                // Single-use records of the browser sign-in (pending flows, app codes), by digest.
+                #"CREATE TABLE "_ONE_TIME" ("key" text PRIMARY KEY, "value" text NOT NULL, "expiresAt" bigint NOT NULL)"#,
+                #"CREATE INDEX "_ONE_TIME_expiresAt" ON "_ONE_TIME" ("expiresAt")"#,
+            ]
+        ),
     ]
 
     /// An arbitrary constant: the advisory lock all nodes take while migrating.

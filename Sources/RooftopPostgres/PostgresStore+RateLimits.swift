@@ -35,3 +35,28 @@ extension PostgresStore {
         return try await self.query(query) { _ in () }.isEmpty == false
     }
 }
+
+extension PostgresStore {
+    /// Stores a single-use record (see `OneTimeStore`).
+    package func putOneTime(key: String, value: String, expiresAt: Int64) async throws {
+        let query: PostgresQuery = """
+            INSERT INTO "_ONE_TIME" ("key", "value", "expiresAt") VALUES (\(key), \(value), \(expiresAt))
+            ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value", "expiresAt" = excluded."expiresAt"
+            RETURNING 1
+            """
+        _ = try await self.query(query) { _ in () }
+    }
+
+    /// One `DELETE … RETURNING`: the row lock lets exactly one of two racing callers have it.
+    package func takeOneTime(key: String, now: Int64) async throws -> String? {
+        let query: PostgresQuery = #"DELETE FROM "_ONE_TIME" WHERE "key" = \#(key) RETURNING "value", "expiresAt""#
+        let rows = try await self.query(query) { row in try row.decode((String, Int64).self) }
+        guard let (value, expiresAt) = rows.first, expiresAt > now else { return nil }
+        return value
+    }
+
+    /// Deletes expired records.
+    package func pruneOneTime(before: Int64) async throws -> Int {
+        try await query(#"DELETE FROM "_ONE_TIME" WHERE "expiresAt" < \#(before) RETURNING 1"#) { _ in () }.count
+    }
+}

@@ -40,3 +40,33 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore {
+    /// Stores a single-use record (see `OneTimeStore`).
+    package func putOneTime(key: String, value: String, expiresAt: Int64) async throws {
+        try await writeTransaction { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO _ONE_TIME (key, value, expiresAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expiresAt = excluded.expiresAt",
+                arguments: [key, value, expiresAt])
+        }
+    }
+
+    /// One `DELETE … RETURNING`: the record is gone whoever asks next.
+    package func takeOneTime(key: String, now: Int64) async throws -> String? {
+        try await writeTransaction { db in
+            guard let row = try Row.fetchOne(db, sql: "DELETE FROM _ONE_TIME WHERE key = ? RETURNING value, expiresAt", arguments: [key]) else {
+                return nil
+            }
+            return (row[1] as Int64) > now ? (row[0] as String) : nil
+        }
+    }
+
+    /// Deletes expired records.
+    package func pruneOneTime(before: Int64) async throws -> Int {
+        try await writeTransaction { db in
+            try db.execute(sql: "DELETE FROM _ONE_TIME WHERE expiresAt < ?", arguments: [before])
+            return db.changesCount
+        }
+    }
+}

@@ -22,9 +22,16 @@ package func buildApplication(
     let accounts = Accounts(
         objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig,
         providers: IdentityProviders.make(dependencies.auth, clock: clock), mail: dependencies.mail)
+    let files = Files(
+        store: dependencies.fileStore, config: dependencies.files, clock: { clock.now() },
+        isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },
+        userFileNames: { userId in try await accounts.fileNames(ofUser: userId) },
+        referencedNames: { try await FileReferences.referenced(in: store) })
+    var http = dependencies.http
+    http.maxUploadSize = dependencies.files.maxUploadSize
     let responder = ParseResponder(
-        config: dependencies.http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
-        aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts,
+        config: http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
+        aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts, files: files,
         limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }), logger: dependencies.logger)
     // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
     store.cacheBus.onEvent { [roles = objects.roles] event in

@@ -15,7 +15,7 @@ struct AuditCommand: AsyncParsableCommand {
     var type: String?
     @Option(help: "Only events at or after this time (ISO 8601, e.g. 2026-11-22T00:00:00Z).") var since: String?
     @Option(help: "Only events before this time (ISO 8601).") var until: String?
-    @Option(help: "At most this many events (default 100).") var limit = 100
+    @Option(help: "At most this many events.") var limit = 100
 
     func run() async throws {
         var conditions: [QueryNode] = []

@@ -29,7 +29,7 @@ struct ConfigCommand: AsyncParsableCommand {
             }
             let document = try String(contentsOfFile: update, encoding: .utf8)
             guard let updated = ConfigReference.updating(document) else {
-                throw ValidationError("\(update) has no \(ConfigReference.begin) … \(ConfigReference.end) section")
+                throw CommandFailure("\(update) has no \(ConfigReference.begin) … \(ConfigReference.end) section", status: CommandFailure.dataError)
             }
             try updated.write(toFile: update, atomically: true, encoding: .utf8)
         }

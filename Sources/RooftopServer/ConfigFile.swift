@@ -9,13 +9,24 @@ enum ConfigFile {
             if required { throw ConfigError("configuration file \(path) does not exist") }
             return nil
         }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        var offset = 0
         do {
-            guard case .object(let values) = try JSONParser.parse(Array(data)) else { throw ConfigError("\(path) must hold a JSON object") }
+            guard case .object(let values) = try JSONParser.parse(bytes, failureOffset: &offset) else {
+                throw ConfigError("\(path) must hold a JSON object")
+            }
             return values
         } catch let error as ParseError {
-            throw ConfigError("\(path): \(error.message)")
+            throw ConfigError("\(path):\(position(of: offset, in: bytes)): \(error.message)")
         }
+    }
+
+    /// `line:column` (both from 1, the column in bytes) of `offset` in `bytes`.
+    static func position(of offset: Int, in bytes: [UInt8]) -> String {
+        let before = bytes.prefix(min(offset, bytes.count))
+        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return "\(line):\(column)"
     }
 
     /// Writes `contents` readable by the owner only (0600).

@@ -21,6 +21,16 @@ extension ServerConfiguration {
                 + "`facebook` (`appIds`, `appSecret`, hidden by `config print`), `github` (`{}`), and any other name for an OpenID "
                 + "Connect provider (`issuer`, `clientId`); an unconfigured provider is 252; see [providers.md](providers.md)",
             defaultNote: "none", apply: { configuration, value in try configuration.applyAuth(value) }, show: { $0.authJSON }),
+        ConfigKey(
+            "authRedirectURIs", .list,
+            "where the browser sign-in (`/auth/:provider/start`) may send people back to the app with its single-use code: exact "
+                + "URIs (a custom scheme such as `com.example.app:/callback`, or `https`), and loopback `http://127.0.0.1/<path>` "
+                + "entries, which match any port (RFC 8252); empty turns the browser sign-in off; see [providers.md](providers.md)",
+            apply: { configuration, value in
+                let uris = try value.list()
+                try value.require(uris.allSatisfy(ServerConfiguration.isRedirectURI), "must be absolute URIs without a fragment")
+                configuration.accounts.authRedirectURIs = uris
+            }, show: { .array($0.accounts.authRedirectURIs.map(JSON.string)) }),
         .int(
             "anonymousUserTTL", \.accounts.anonymousUserTTL,
             "seconds of inactivity (not updated, no session opened) after which never-converted anonymous users are deleted with "

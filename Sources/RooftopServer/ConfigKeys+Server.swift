@@ -5,7 +5,7 @@ import RooftopServices
 extension ServerConfiguration {
     /// Every configuration key, in the reference's order. Applying, the environment's names,
     /// `config print` and docs/configuration.md all come from here.
-    package static let definitions: [ConfigKey] = serverKeys + accessKeys + accountKeys + mailKeys
+    package static let definitions: [ConfigKey] = serverKeys + accessKeys + fileKeys + accountKeys + mailKeys
 
     /// Where the server listens and keeps its data.
     static let serverKeys: [ConfigKey] = [
@@ -95,6 +95,15 @@ extension ServerConfiguration {
                 + "once this deadline has passed; the database is closed cleanly; exit status 0); `0` waits as long as requests take. "
                 + "Rooftop's own option",
             valid: { $0 >= 0 }, problem: "must be 0 (wait) or seconds"),
+        .int(
+            "metricsPort", \.metricsPort,
+            "a second port serving Prometheus metrics at `/metrics` (requests by route and status, latency, sign-ups, logins, "
+                + "failed logins, rate-limit refusals, the mail queue); `0` turns them off. Rooftop's own option "
+                + "([deployment.md](deployment.md))",
+            valid: { (0...65535).contains($0) }, problem: "must be a port (1-65535), or 0 for none"),
+        .string(
+            "metricsHost", \.metricsHost,
+            "address the metrics port listens on; keep it private (loopback, or a network only your Prometheus reaches)"),
         .string(
             "logLevel", \.logLevel,
             "`error`, `warn`, `info`, `verbose`, `debug` or `silly` (Parse Server's names); `verbose` and below add one line per request "

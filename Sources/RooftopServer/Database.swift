@@ -43,7 +43,7 @@ struct Database: Sendable {
         do {
             try await work()
         } catch let error as StorageError {
-            throw ValidationError("\(error)")
+            throw CommandFailure("database: \(error.cause)", status: CommandFailure.unavailable)
         }
     }
 
@@ -54,14 +54,15 @@ struct Database: Sendable {
                 let store = try SQLiteStore(path: configuration.dataDir + "/data.db")
                 return Database(store: store, pool: nil, prepare: {}, close: { try? store.close() })
             } catch {
-                throw ValidationError("cannot open the database in \(configuration.dataDir): \(error)")
+                throw CommandFailure(
+                    "cannot open the database \(configuration.dataDir)/data.db: \(error)", status: CommandFailure.inputOutput)
             }
         }
         let url: PostgresURL
         do {
             url = try PostgresURL(uri, poolSize: configuration.databasePoolSize)
         } catch {
-            throw ValidationError("databaseURI: \(error)")
+            throw ConfigError("databaseURI: \(error)")
         }
         let store = PostgresStore(url: url, logger: logger)
         return Database(
@@ -92,7 +93,7 @@ struct DatabasePoolService: Service {
 /// `--data-dir` and `--database-url` of the commands that read an existing database while the
 /// server may run (`audit`, `explain`).
 struct ExistingDatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir = "./rooftop-data"
+    @Option(name: .customLong("data-dir"), help: "Data directory.") var dataDir = "./rooftop-data"
     @Option(name: .customLong("database-url"), help: "The PostgreSQL database (default: databaseURI from the environment, else SQLite).")
     var databaseURL: String?
 
@@ -103,7 +104,8 @@ struct ExistingDatabaseOptions: ParsableArguments {
         let environment = ServerConfiguration.environmentValues(ProcessInfo.processInfo.environment)
         configuration.databaseURI = databaseURL ?? environment["databaseURI"]?.stringValue
         if configuration.databaseURI == nil, !FileManager.default.fileExists(atPath: dataDir + "/data.db") {
-            throw ValidationError("no database at \(dataDir)/data.db")
+            throw CommandFailure(
+                "no database at \(dataDir)/data.db: give the server's data directory with --data-dir", status: CommandFailure.noInput)
         }
         var logger = Logger(label: label)
         logger.logLevel = .error

@@ -31,6 +31,10 @@ package struct Dependencies: Sendable {
     package var logger: Logger
     /// Sign-in providers besides anonymous users (`auth`); none by default.
     package var auth: [ProviderSettings] = []
+    /// Where uploaded files are kept; `nil`: this server stores no files (the file routes are 130).
+    package var fileStore: (any FileStore)? = nil
+    /// Who may upload which files, and how large.
+    package var files = FilesConfiguration()
 
     /// Dependencies with the wall clock and hourly maintenance.
     package init(

@@ -14,7 +14,7 @@ struct ExplainCommand: AsyncParsableCommand {
     var whereJSON = "{}"
     @Option(help: "Run as this user (objectId), with its ACL group and roles; default: the master key.") var user: String?
     @Option(help: "Sort keys as in a REST call, e.g. -createdAt.") var order: String?
-    @Option(help: "Limit (default 100).") var limit = 100
+    @Option(help: "At most this many objects.") var limit = 100
 
     func run() async throws {
         let name = try ClassName(className)

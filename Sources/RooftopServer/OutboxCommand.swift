@@ -10,7 +10,7 @@ struct OutboxCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List messages, oldest first.")
-        @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir = "./rooftop-data"
+        @Option(name: .customLong("data-dir"), help: "Data directory.") var dataDir = "./rooftop-data"
 
         func run() throws {
             let entries = try FileOutbox(directory: dataDir + "/outbox").list()
@@ -21,7 +21,7 @@ struct OutboxCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print one message with its bodies decoded.")
-        @Option(name: .customLong("data-dir"), help: "Data directory (default ./rooftop-data).") var dataDir = "./rooftop-data"
+        @Option(name: .customLong("data-dir"), help: "Data directory.") var dataDir = "./rooftop-data"
         @Argument(help: "A file name from `outbox list`, a unique prefix of one, or `latest`.") var name: String
 
         func run() throws {
@@ -30,7 +30,7 @@ struct OutboxCommand: ParsableCommand {
             do {
                 print(try outbox.show(chosen))
             } catch let error as MailError {
-                throw ValidationError(error.description)
+                throw CommandFailure(error.description, status: CommandFailure.noInput)
             }
         }
     }

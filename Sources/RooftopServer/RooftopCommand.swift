@@ -1,15 +1,18 @@
 package import ArgumentParser
 import Foundation
 import RooftopCore
+import RooftopServices
 
 /// `rooftop`: the server and its operator tools (run by the `rooftop` executable, RooftopMain).
 package struct RooftopCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "rooftop",
         abstract: "A Parse-compatible backend for app users and their data.",
+        // On the root, so every subcommand answers `--version` too.
+        version: RooftopVersion.current,
         subcommands: [
             ServeCommand.self, ConfigCommand.self, OutboxCommand.self, AuditCommand.self, ExportCommand.self, ImportCommand.self,
-            BackupCommand.self, ExplainCommand.self,
+            BackupCommand.self, ExplainCommand.self, FilesCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 
@@ -25,16 +28,11 @@ package struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("database-url"), help: "PostgreSQL (postgres://user:password@host:port/db) instead of SQLite.")
     var databaseURL: String?
 
-    /// The configuration from the process's environment, with its data directory created;
-    /// problems become the command's usage error.
+    /// The configuration from the process's environment, with its data directory created.
     func loadForServing() throws -> ServerConfiguration {
-        do {
-            let configuration = try load(environment: ProcessInfo.processInfo.environment)
-            try DataDirectory.prepare(configuration.dataDir)
-            return configuration
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        let configuration = try load(environment: ProcessInfo.processInfo.environment)
+        try DataDirectory.prepare(configuration.dataDir)
+        return configuration
     }
 
     package init() {}
@@ -42,11 +40,14 @@ package struct ConfigOptions: ParsableArguments {
     /// Defaults < file < environment < flags.
     package func load(environment: [String: String]) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
-        let env = ServerConfiguration.environmentValues(environment)
+        let env = ServerConfiguration.environmentValues(environment)  // for dataDir, before the file
         let dir = dataDir ?? env["dataDir"]?.stringValue ?? configuration.dataDir
         let file = config ?? dir + "/rooftop.json"
         if let values = try ConfigFile.read(file, required: config != nil) { try configuration.apply(values, source: file) }
-        try configuration.apply(env, source: "environment")
+        // Each variable is its own source, so an error names the variable to fix.
+        for (variable, values) in ServerConfiguration.environmentEntries(environment) {
+            try configuration.apply(values, source: variable)
+        }
         var flags: [String: JSON] = ["dataDir": .string(dir)]
         if let host { flags["host"] = .string(host) }
         if let port { flags["port"] = .number(Double(port)) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import RooftopCore
 import RooftopCrypto
 import RooftopHTTP
@@ -23,16 +24,21 @@ struct ServeCommand: AsyncParsableCommand {
         let database = try Database.open(configuration, logger: logger)
         for warning in configuration.startupWarnings(appId: keys.appId) { logger.warning("\(warning)") }
         var http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
+        http.metrics.enabled = configuration.metricsPort > 0
         let mail: AccountMail?
         do {
             http.pages = try configuration.pageTemplates()
             mail = try configuration.accountMail(appId: keys.appId, pages: http.pages, logger: logger)
+        } catch let error as ConfigError {
+            throw error
         } catch {
-            throw ValidationError("\(error)")
+            throw ConfigError("\(error)")
         }
         var dependencies = Dependencies(
             store: database.store, services: configuration.services, http: http, accounts: configuration.accounts,
             passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), mail: mail, logger: logger)
+        dependencies.fileStore = try Database.fileStore(configuration, store: database.store)
+        dependencies.files = configuration.files
         dependencies.auth = configuration.auth
         let config = configuration
         let app = buildApplication(dependencies, host: configuration.host, port: configuration.port) { port in
@@ -40,9 +46,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Started in this order and stopped in the reverse one: requests end first, then queued
         // mail gets its last chance, then PostgreSQL's pool stops; the database closes last.
-        var services: [any Service] = database.pool.map { [DatabasePoolService(pool: $0)] } ?? []
+        // First, so it is the last told to stop: it listens for a second Ctrl-C until the end.
+        var services: [any Service] = [SecondInterrupt()]
+        if let pool = database.pool { services.append(DatabasePoolService(pool: pool)) }
         if let queue = mail?.queue { services.append(MailQueueService(queue: queue, logger: logger)) }
         services.append(AfterPreparation(prepare: database.prepare, service: app))
+        if configuration.metricsPort > 0 {
+            services.append(
+                MetricsEndpoint.application(host: configuration.metricsHost, port: configuration.metricsPort, mail: mail?.queue, logger: logger))
+        }
+        // The first Ctrl-C (or SIGTERM) lets requests in flight finish; a second Ctrl-C during
+        // that stop cuts them off at once (SecondInterrupt).
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // A stalled client (half a request, a slow upload) would otherwise hold the stop
         // forever; past the deadline its connection is closed and the stop goes on.
@@ -50,7 +64,10 @@ struct ServeCommand: AsyncParsableCommand {
             group.maximumGracefulShutdownDuration = .seconds(configuration.gracefulShutdownTimeout)
         }
         do {
-            try await Database.refusal { try await ServiceGroup(configuration: group).run() }
+            try await ServiceGroup(configuration: group).run()
+        } catch let error as IOError {
+            await database.close()
+            throw CommandFailure.listening(error, host: configuration.host, port: configuration.port)
         } catch {
             await database.close()
             throw error

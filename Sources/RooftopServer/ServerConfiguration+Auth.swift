@@ -1,3 +1,4 @@
+import Foundation
 import RooftopCore
 import RooftopIdentity
 import RooftopServices
@@ -5,8 +6,11 @@ import RooftopServices
 extension ServerConfiguration {
     /// The `auth` option's keys per provider (Parse's names where Parse has them).
     static let authOptionKeys: [ProviderSettings.Kind: [String]] = [
-        .apple: ["clientId", "issuer", "jwksURL"], .google: ["clientId", "issuer", "jwksURL"],
-        .facebook: ["appIds", "appSecret", "graphURL"], .github: ["apiURL"], .oidc: ["issuer", "clientId", "jwksURL"],
+        .apple: ["clientId", "clientSecret", "issuer", "jwksURL", "authorizationEndpoint", "tokenEndpoint"],
+        .google: ["clientId", "clientSecret", "issuer", "jwksURL", "authorizationEndpoint", "tokenEndpoint"],
+        .facebook: ["appIds", "appSecret", "graphURL", "authorizationEndpoint", "tokenEndpoint"],
+        .github: ["clientId", "clientSecret", "apiURL", "authorizationEndpoint", "tokenEndpoint"],
+        .oidc: ["issuer", "clientId", "clientSecret", "jwksURL", "authorizationEndpoint", "tokenEndpoint"],
     ]
 
     /// Reads `auth`: `{"apple":{"clientId":…},"google":{…},"facebook":{"appIds":…,"appSecret":…},
@@ -24,7 +28,9 @@ extension ServerConfiguration {
                 guard Self.authOptionKeys[kind]?.contains(key) == true else { throw entry.unknownMember(key, known: Self.authOptionKeys[kind] ?? []) }
                 switch key {
                 case "clientId", "appIds": settings.clientIds = try option.list()
-                case "appSecret": settings.clientSecret = try option.string()
+                case "appSecret", "clientSecret": settings.clientSecret = try option.string()
+                case "authorizationEndpoint": settings.authorizationEndpoint = try Self.endpoint(option)
+                case "tokenEndpoint": settings.tokenEndpoint = try Self.endpoint(option)
                 case "issuer": settings.issuer = try Self.endpoint(option)
                 case "jwksURL": settings.jwksURL = try Self.endpoint(option)
                 default: settings.apiURL = try Self.endpoint(option)
@@ -42,6 +48,12 @@ extension ServerConfiguration {
         auth = providers
     }
 
+    /// An `authRedirectURIs` entry: absolute (a scheme), no fragment, no spaces.
+    static func isRedirectURI(_ uri: String) -> Bool {
+        guard let url = URLComponents(string: uri), let scheme = url.scheme, !scheme.isEmpty else { return false }
+        return !uri.contains("#") && !uri.contains(where: \.isWhitespace)
+    }
+
     /// An endpoint: `https://…`, or `http://` to a loopback host (tests' stand-ins).
     private static func endpoint(_ option: ConfigValue) throws -> String {
         let address = try option.string()
@@ -55,7 +67,9 @@ extension ServerConfiguration {
         for settings in auth {
             var entry: [String: JSON] = [:]
             if !settings.clientIds.isEmpty { entry[settings.kind == .facebook ? "appIds" : "clientId"] = .array(settings.clientIds.map(JSON.string)) }
-            if settings.clientSecret != nil { entry["appSecret"] = "<redacted>" }
+            if settings.clientSecret != nil { entry[settings.kind == .facebook ? "appSecret" : "clientSecret"] = "<redacted>" }
+            if let address = settings.authorizationEndpoint { entry["authorizationEndpoint"] = .string(address) }
+            if let address = settings.tokenEndpoint { entry["tokenEndpoint"] = .string(address) }
             if let issuer = settings.issuer { entry["issuer"] = .string(issuer) }
             if let jwks = settings.jwksURL { entry["jwksURL"] = .string(jwks) }
             if let api = settings.apiURL { entry[settings.kind == .facebook ? "graphURL" : "apiURL"] = .string(api) }

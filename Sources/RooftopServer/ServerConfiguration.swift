@@ -3,6 +3,7 @@ import Logging
 package import RooftopCore
 package import RooftopHTTP
 package import RooftopIdentity
+package import RooftopS3
 package import RooftopServices
 
 /// The server's typed configuration, layered: defaults < `rooftop.json` < environment < flags.
@@ -31,6 +32,10 @@ package struct ServerConfiguration: Sendable {
     /// Seconds a stop (SIGTERM/SIGINT) waits for in-flight requests before closing their
     /// connections; 0 waits as long as they take.
     package var gracefulShutdownTimeout = 30
+    /// Prometheus metrics on their own port; 0 is off.
+    package var metricsPort = 0
+    /// Where the metrics port listens.
+    package var metricsHost = "127.0.0.1"
     package var mail = MailSettings()
     /// The REST layer's settings; `appId` and `masterKey` are filled in by `http(appId:masterKey:)`
     /// once the key file has been read. `rateLimits` holds the configured rules only.
@@ -38,6 +43,12 @@ package struct ServerConfiguration: Sendable {
     /// The use cases' settings, but for `allowClientClassCreation` (see `services`).
     package var serviceSettings = ServicesConfiguration()
     package var accounts = AccountsConfiguration()
+    /// Upload rules and size (`fileUpload`, `maxUploadSize`).
+    package var files = FilesConfiguration()
+    /// `disk`, `database` or `s3`; unset: `disk` with SQLite, `database` with PostgreSQL.
+    package var fileStorage: String?
+    /// The bucket and credentials of `fileStorage: s3`.
+    package var s3 = S3Configuration(endpoint: "", bucket: "", accessKeyId: "", secretAccessKey: "")
     /// Sign-in providers (`auth`), besides anonymous users.
     package var auth: [ProviderSettings] = []
 
@@ -65,6 +76,18 @@ package struct ServerConfiguration: Sendable {
             }
             try key.apply(&self, ConfigValue(value, source: source, key: key.name))
         }
+    }
+
+    /// The values of ``environmentValues(_:)``, each with the variable it came from.
+    package static func environmentEntries(_ env: [String: String]) -> [(variable: String, values: [String: JSON])] {
+        var entries: [(variable: String, values: [String: JSON])] = []
+        for key in definitions {
+            // The last name wins, as in environmentValues.
+            if let variable = key.environmentNames.last(where: { env[$0] != nil }), let value = env[variable] {
+                entries.append((variable, [key.name: .string(value)]))
+            }
+        }
+        return entries
     }
 
     /// Values from the known `ROOFTOP_*` and `PARSE_SERVER_*` variables (ROOFTOP_ wins), by key.

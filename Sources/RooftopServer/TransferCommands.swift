@@ -3,20 +3,21 @@ import Foundation
 import Logging
 import RooftopSQLite
 import RooftopServices
+import RooftopStorage
 
 /// `rooftop export`: the whole database (schemas, objects with password hashes and sessions,
-/// relations) as JSON lines, to move to another database with `rooftop import`.
+/// relations) and the stored files as JSON lines, to move to another database with `rooftop import`.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Write the whole database as JSON lines.")
     @OptionGroup var options: ConfigOptions
     @Option(help: "Where to write (default: standard output).") var output: String?
 
     func run() async throws {
-        let database = try await TransferDatabase.open(options)
+        let (database, files) = try await TransferDatabase.open(options)
         let sink: FileHandle
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw ValidationError("cannot create \(output)")
+                throw CommandFailure("cannot create \(output)", status: CommandFailure.inputOutput)
             }
             sink = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         } else {
@@ -25,10 +26,10 @@ struct ExportCommand: AsyncParsableCommand {
         let bar = ProgressBar()
         do {
             try await database.using { store in
-                try await Transfer.export(store, emit: { sink.write(Data(($0 + "\n").utf8)) }, progress: bar.update)
+                try await Transfer.export(store, files: files, emit: { sink.write(Data(($0 + "\n").utf8)) }, progress: bar.update)
             }
         } catch {
-            throw ValidationError("export failed: \(error)")
+            throw CommandFailure("export failed: \(error)", status: CommandFailure.inputOutput)
         }
         bar.finish()
         try sink.close()
@@ -42,20 +43,25 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The export to read.") var input: String
 
     func run() async throws {
-        guard let text = try? String(contentsOfFile: input, encoding: .utf8) else { throw ValidationError("cannot read \(input)") }
+        guard let text = try? String(contentsOfFile: input, encoding: .utf8) else {
+            throw CommandFailure("cannot read \(input) (a UTF-8 export file)", status: CommandFailure.noInput)
+        }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        let database = try await TransferDatabase.open(options)
+        let (database, files) = try await TransferDatabase.open(options)
         let bar = ProgressBar()
         do {
-            try await database.using { store in try await Transfer.importing(lines, into: store) { bar.update("lines", $0, lines.count) } }
+            try await database.using { store in
+                try await Transfer.importing(lines, into: store, files: files) { bar.update("lines", $0, lines.count) }
+            }
         } catch {
-            throw ValidationError("import failed: \(error)")
+            throw CommandFailure("import failed: \(error)", status: CommandFailure.dataError)
         }
         bar.finish()
     }
 }
 
-/// `rooftop backup`: a consistent copy of the SQLite database, safe while the server runs.
+/// `rooftop backup`: a consistent copy of the SQLite database, safe while the server runs, and
+/// of the files directory beside it (`<output>.files`).
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "backup", abstract: "Copy the SQLite database while it serves.")
     @OptionGroup var options: ConfigOptions
@@ -65,7 +71,9 @@ struct BackupCommand: AsyncParsableCommand {
         let configuration = try options.load(environment: ProcessInfo.processInfo.environment)
         guard configuration.databaseURI == nil else { throw ValidationError("backup copies SQLite; for PostgreSQL use pg_dump") }
         let path = configuration.dataDir + "/data.db"
-        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no database at \(path)") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("no database at \(path): give the server's data directory with --data-dir", status: CommandFailure.noInput)
+        }
         // The copy holds every user's data: private, like the database itself.
         DataDirectory.createPrivately()
         do {
@@ -73,19 +81,30 @@ struct BackupCommand: AsyncParsableCommand {
             defer { try? store.close() }
             try store.backup(to: output)
         } catch {
-            throw ValidationError("backup failed: \(error)")
+            throw CommandFailure("backup failed: \(error)", status: CommandFailure.inputOutput)
         }
         FileHandle.standardError.write(Data("backed up \(path) to \(output)\n".utf8))
+        // After the database, so every file it refers to is there (files never change).
+        let files = configuration.dataDir + "/files"
+        if configuration.effectiveFileStorage == "disk", FileManager.default.fileExists(atPath: files) {
+            do {
+                let copied = try FileBackup.copy(from: files, to: output + ".files")
+                FileHandle.standardError.write(Data("backed up \(copied) file(s) to \(output).files\n".utf8))
+            } catch {
+                throw ValidationError("backup of the files failed: \(error)")
+            }
+        }
     }
 }
 
-/// The database a transfer command works on, as `rooftop serve` would open it.
+/// The database and the file store a transfer command works on, as `rooftop serve` would open them.
 enum TransferDatabase {
-    static func open(_ options: ConfigOptions) async throws -> Database {
+    static func open(_ options: ConfigOptions) async throws -> (Database, any FileStore) {
         let configuration = try options.loadForServing()
         var logger = Logger(label: "rooftop")
         logger.logLevel = .error
-        return try Database.open(configuration, logger: logger)
+        let database = try Database.open(configuration, logger: logger)
+        return (database, try Database.fileStore(configuration, store: database.store))
     }
 }
 

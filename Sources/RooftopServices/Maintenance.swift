@@ -50,6 +50,7 @@ package struct Maintenance: Service {
             let events = try await accounts.pruneAuditLog()
             if events > 0 { logger.info("deleted \(events) audit events past retention") }
             _ = try await store.pruneRateLimits(before: now)
+            _ = try await store.pruneOneTime(before: now)
         } catch {
             logger.error("expired-session cleanup failed", metadata: ["error": "\(error)"])
         }

@@ -13,10 +13,11 @@ package enum Transfer {
     package static let header: JSON = ["format": "rooftop-export", "version": 1]
     static let page = 500
 
-    /// Writes every class of `store` to `emit`, one JSON line at a time; `progress` hears
-    /// (class, objects done, objects in the class).
+    /// Writes every class of `store` to `emit`, one JSON line at a time, then every file of
+    /// `files`; `progress` hears (class, objects done, objects in the class).
     package static func export(
-        _ store: any DataStore, emit: (String) throws -> Void, progress: (String, Int, Int) -> Void = { _, _, _ in }
+        _ store: any DataStore, files: (any FileStore)? = nil, emit: (String) throws -> Void,
+        progress: (String, Int, Int) -> Void = { _, _, _ in }
     ) async throws {
         try emit(line(header))
         for schema in try await store.allSchemas() {
@@ -49,6 +50,7 @@ package enum Transfer {
                 after = last.objectId
             }
         }
+        if let files { try await exportFiles(files, emit: emit, progress: progress) }
     }
 
     static func objectLine(_ className: ClassName, _ object: StoredObject, _ relations: [String: JSON]) -> JSON {
@@ -74,8 +76,11 @@ package enum Transfer {
 
     static func line(_ json: JSON) -> String { DocumentCoding.canonicalString(json) }
 
-    /// Reads an export into `store`, which must hold no class yet; `progress` hears the lines done.
-    package static func importing(_ lines: some Sequence<String>, into store: any DataStore, progress: (Int) -> Void = { _ in }) async throws {
+    /// Reads an export into `store`, which must hold no class yet, and its files into `files`;
+    /// `progress` hears the lines done.
+    package static func importing(
+        _ lines: some Sequence<String>, into store: any DataStore, files: (any FileStore)? = nil, progress: (Int) -> Void = { _ in }
+    ) async throws {
         guard try await store.allSchemas().isEmpty else { throw TransferError("the target database is not empty: import needs a new database") }
         var number = 0
         var schemas: [ClassName: ClassSchema] = [:]
@@ -87,8 +92,18 @@ package enum Transfer {
             pending.removeAll()
             updates.removeAll()
         }
-        for text in lines where !text.isEmpty {
-            number += 1
+        var iterator = lines.makeIterator()
+        // The next non-empty line (a file's chunk lines are pulled by the file's import).
+        func nextLine() -> String? {
+            while let text = iterator.next() {
+                if !text.isEmpty {
+                    number += 1
+                    return text
+                }
+            }
+            return nil
+        }
+        while let text = nextLine() {
             let json: JSON
             do { json = try JSONParser.parse(text, maxDepth: 256) } catch { throw TransferError("line \(number): not JSON") }
             if number == 1 {
@@ -97,7 +112,10 @@ package enum Transfer {
                 }
                 continue
             }
-            if let schema = json["schema"] {
+            if let file = json["file"] {
+                try await flush()
+                try await importFile(file, into: files, line: number, next: nextLine)
+            } else if let schema = json["schema"] {
                 try await flush()
                 guard let name = schema["className"]?.stringValue, let definition = schema["definition"] else {
                     throw TransferError("line \(number): a schema line needs className and definition")

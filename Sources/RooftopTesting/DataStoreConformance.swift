@@ -16,6 +16,7 @@ package enum DataStoreConformance {
         try await relationDeclarationsAreNotStored(await makeStore())
         try await queriesSeeClassesAndFieldsAddedByWrites(await makeStore())
         try await ExactTextConformance.nulIsRefusedNotTruncated(await makeStore())
+        try await OneTimeConformance.recordsAreTakenOnce(await makeStore())
     }
 
     static var note: ClassName { (try? ClassName("Note")) ?? .role }

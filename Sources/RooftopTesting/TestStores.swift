@@ -12,15 +12,20 @@ package enum TestStores {
     /// Which backend this test run uses.
     package static var usePostgres: Bool { ProcessInfo.processInfo.environment["ROOFTOP_TEST_STORE"] == "postgres" }
 
-    /// A store in `directory` (SQLite) or on a new database (PostgreSQL), and how to close it.
+    /// A store in `directory` (SQLite) or on a new database (PostgreSQL), its file store, and how
+    /// to close it.
     package static func open(in directory: URL) async throws -> OpenStore {
         if usePostgres {
             let (store, task) = try await postgres()
-            return OpenStore(store: store) { task.cancel() }
+            var opened = OpenStore(store: store) { task.cancel() }
+            opened.files = PostgresFileStore(store: store)
+            return opened
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: directory.appendingPathComponent("data.db").path)
-        return OpenStore(store: store) { try? store.close() }
+        var opened = OpenStore(store: store) { try? store.close() }
+        opened.files = try DiskFileStore(directory: directory.appendingPathComponent("files").path)
+        return opened
     }
 
     /// The throwaway PostgreSQL server's URL.
@@ -110,6 +115,8 @@ package struct OpenStore: Sendable {
     package let store: any DataStore
     /// Closes it (SQLite: checkpoint and close; PostgreSQL: stop the pool).
     package let close: @Sendable () async -> Void
+    /// The files beside it: `files/` in the directory (SQLite), the database's tables (PostgreSQL).
+    package var files: (any FileStore)?
 
     /// Pairs a store with its closing.
     package init(store: any DataStore, close: @escaping @Sendable () async -> Void) {

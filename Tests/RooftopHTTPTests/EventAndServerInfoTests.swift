@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopServices
 import Testing
 
 /// `POST /events/:name` (accepted, checked, not stored) and `GET /serverInfo` (master key).
@@ -57,7 +58,7 @@ import Testing
             #expect(refused.status == 403)
             let info = try await call(client, .get, "/parse/serverInfo", master: true)
             #expect(info.status == 200)
-            #expect(info.json["parseServerVersion"] == "0.1.0")
+            #expect(info.json["parseServerVersion"] == .string(RooftopVersion.current))
             let features = try #require(info.json["features"]?.objectValue)
             #expect(Set(features.keys) == ["globalConfig", "hooks", "cloudCode", "logs", "push", "schemas"])
             #expect(info.json["features"]?["push"]?["immediatePush"] == false)

@@ -7,6 +7,7 @@ import RooftopCore
 import RooftopCrypto
 import RooftopHTTP
 import RooftopIdentity
+import RooftopPostgres
 import RooftopSQLite
 import RooftopServer
 import RooftopServices
@@ -38,6 +39,7 @@ extension LiveServerTest {
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
         accounts: AccountsConfiguration = AccountsConfiguration(), mail: AccountMail? = nil, clock: any ServerClock = WallClock(),
         maintenanceInterval: Duration = .seconds(3600), in directory: URL? = nil, wrap: (any DataStore) -> any DataStore = { $0 },
+        files: (inout FilesConfiguration) -> Void = { _ in }, wrapFiles: (any FileStore) -> any FileStore = { $0 },
         auth: [ProviderSettings] = [], _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = directory ?? temporaryDataDirectory()
@@ -49,6 +51,9 @@ extension LiveServerTest {
         var dependencies = Dependencies(
             store: wrap(opened.store), services: services, http: http, accounts: accounts, passwords: BcryptPasswordHasher(cost: 4),
             tokens: SessionTokens(), mail: mail, clock: clock, maintenanceInterval: maintenanceInterval, logger: logger)
+        // Files where the run's database is: PostgreSQL's tables, or a directory beside SQLite's file.
+        dependencies.fileStore = wrapFiles(try testFileStore(opened.store, in: dir))
+        files(&dependencies.files)
         dependencies.auth = auth
         let app = buildApplication(dependencies, host: "127.0.0.1", port: 0)
         do {
@@ -58,6 +63,13 @@ extension LiveServerTest {
             throw error
         }
         await opened.close()
+    }
+
+    /// The file store of a test server on `store`: in the database when it is PostgreSQL, else
+    /// in `dir/files`.
+    func testFileStore(_ store: any DataStore, in dir: URL) throws -> any FileStore {
+        if let postgres = store as? PostgresStore { return PostgresFileStore(store: postgres) }
+        return try DiskFileStore(directory: dir.appendingPathComponent("files").path)
     }
 
     /// A new, not yet created, directory under the system's temporary directory.

@@ -28,6 +28,11 @@ struct ObservedStore: DataStore {
         try await inner.countRequest(key: key, window: window, now: now)
     }
     func pruneRateLimits(before: Int64) async throws -> Int { try await inner.pruneRateLimits(before: before) }
+    func putOneTime(key: String, value: String, expiresAt: Int64) async throws {
+        try await inner.putOneTime(key: key, value: value, expiresAt: expiresAt)
+    }
+    func takeOneTime(key: String, now: Int64) async throws -> String? { try await inner.takeOneTime(key: key, now: now) }
+    func pruneOneTime(before: Int64) async throws -> Int { try await inner.pruneOneTime(before: before) }
     var cacheBus: any CacheBus { inner.cacheBus }
     func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
         try await inner.claimJob(name, every: interval, now: now)

@@ -51,13 +51,23 @@ final class StandInIdentityProvider: @unchecked Sendable {
     }
 
     /// Every provider pointed at this stand-in; the generic one finds its keys by discovery.
+    /// The client secrets and endpoints are the browser flow's (OpenID Connect endpoints come
+    /// from discovery).
     func settings(audiences: [String] = ["client-1", "client-2"]) -> [ProviderSettings] {
         [
-            ProviderSettings(name: "apple", kind: .apple, clientIds: audiences, issuer: "\(base)/apple", jwksURL: "\(base)/apple/keys"),
-            ProviderSettings(name: "google", kind: .google, clientIds: audiences, issuer: "\(base)/google", jwksURL: "\(base)/google/keys"),
-            ProviderSettings(name: "oidc", kind: .oidc, clientIds: audiences, issuer: "\(base)/oidc"),
-            ProviderSettings(name: "facebook", kind: .facebook, clientIds: ["fb-app"], clientSecret: "fb-secret", apiURL: "\(base)/facebook"),
-            ProviderSettings(name: "github", kind: .github, apiURL: "\(base)/github"),
+            ProviderSettings(
+                name: "apple", kind: .apple, clientIds: audiences, clientSecret: "apple-secret", issuer: "\(base)/apple",
+                jwksURL: "\(base)/apple/keys"),
+            ProviderSettings(
+                name: "google", kind: .google, clientIds: audiences, clientSecret: "google-secret", issuer: "\(base)/google",
+                jwksURL: "\(base)/google/keys"),
+            ProviderSettings(name: "oidc", kind: .oidc, clientIds: audiences, clientSecret: "oidc-secret", issuer: "\(base)/oidc"),
+            ProviderSettings(
+                name: "facebook", kind: .facebook, clientIds: ["fb-app"], clientSecret: "fb-secret", apiURL: "\(base)/facebook",
+                authorizationEndpoint: "\(base)/facebook/dialog/oauth"),
+            ProviderSettings(
+                name: "github", kind: .github, clientIds: ["gh-client"], clientSecret: "gh-secret", apiURL: "\(base)/github",
+                authorizationEndpoint: "\(base)/github/login/oauth/authorize", tokenEndpoint: "\(base)/github/login/oauth/access_token"),
         ]
     }
 

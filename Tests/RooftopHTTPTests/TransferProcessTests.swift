@@ -5,11 +5,44 @@ import RooftopStorage
 import RooftopTesting
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Moving up: `rooftop export` from SQLite, `rooftop import` into PostgreSQL (and back), with
 /// byte-identical exports and working logins; `rooftop backup` while the server runs.
 extension ServerProcessTests {
     func rooftop(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (Int32, String) {
         try runCommand(Self.root.appendingPathComponent(".build/debug/rooftop"), arguments, environment: environment)
+    }
+
+    /// `POST /files/<name>` with raw bytes as `token`'s user: the stored name and URL path.
+    func upload(_ port: Int, _ name: String, _ bytes: [UInt8], type: String, token: String) throws -> (String, String) {
+        let connection = try Connection(port: port)
+        connection.send(
+            "POST /parse/files/\(name) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Parse-Application-Id: proc-app\r\nX-Parse-Session-Token: \(token)\r\n"
+                + "Content-Type: \(type)\r\nConnection: close\r\nContent-Length: \(bytes.count)\r\n\r\n")
+        _ = bytes.withUnsafeBytes { Glibc.send(connection.fd, $0.baseAddress, bytes.count, 0) }
+        let reply = connection.receiveAll()
+        let json = reply.range(of: "\r\n\r\n").flatMap { try? JSONParser.parse(String(reply[$0.upperBound...])) } ?? .null
+        let url = try #require(json["url"]?.stringValue, "\(reply)")
+        return (try #require(json["name"]?.stringValue), try #require(URLComponents(string: url)?.path))
+    }
+
+    /// `GET` of a path outside the API's JSON: the status and the body's bytes.
+    func download(_ port: Int, _ path: String) throws -> (Int, [UInt8]) {
+        let connection = try Connection(port: port)
+        connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = recv(connection.fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        let end = data.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound ?? data.count
+        let status = Int(String(decoding: data.prefix(12), as: UTF8.self).split(separator: " ").dropFirst().first ?? "") ?? 0
+        return (status, Array(data[end...]))
     }
 
     @Test func exportImportRoundTripsAndBackup() async throws {
@@ -29,6 +62,11 @@ extension ServerProcessTests {
              "owner":{"__type":"Pointer","className":"_User","objectId":"\#(anaId)"},"ACL":{"\#(anaId)":{"read":true,"write":true}}}
             """#
         #expect(try exchange(port, "POST", "/classes/Note", body: note, token: token).0 == 201)
+        // A profile picture larger than one export chunk, referenced from the user.
+        let picture: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<500_000).map { UInt8(truncatingIfNeeded: $0 &* 11) }
+        let (pictureName, picturePath) = try upload(port, "avatar.png", picture, type: "image/png", token: token)
+        let reference = #"{"picture":{"__type":"File","name":"\#(pictureName)","url":"http://127.0.0.1/parse\#(picturePath)"}}"#
+        #expect(try exchange(port, "PUT", "/users/\(anaId)", body: reference, token: token).0 == 200)
         let role =
             #"{"name":"staff","ACL":{"*":{"read":true}},"users":{"__op":"AddRelation","objects":[{"__type":"Pointer","className":"_User","objectId":"\#(anaId)"}]}}"#
         #expect(try exchange(port, "POST", "/roles", body: role, master: true).0 == 201)
@@ -41,6 +79,7 @@ extension ServerProcessTests {
         let users = try await copied.find(FindRequest(className: .user, query: .always, scope: AccessScope(classes: [.user: .master])))
         #expect(users.map(\.objectId) == [anaId])
         try copied.close()
+        #expect(FileManager.default.contentsEqual(atPath: copy + ".files/" + pictureName, andPath: sqliteDir.path + "/files/" + pictureName))
 
         // SQLite → PostgreSQL → SQLite, each export the same bytes.
         let first = work.appendingPathComponent("first.jsonl").path
@@ -55,7 +94,8 @@ extension ServerProcessTests {
         #expect(status == 0, "\(output)")
         let firstBytes = try Data(contentsOf: URL(fileURLWithPath: first))
         let secondBytes = try Data(contentsOf: URL(fileURLWithPath: second))
-        #expect(firstBytes.count > 500 && firstBytes == secondBytes)
+        #expect(firstBytes.count > 500_000 && firstBytes == secondBytes)
+        #expect(String(decoding: firstBytes, as: UTF8.self).contains(#"{"file":{"chunks":3,"contentType":"image/png""#))
         #expect(String(decoding: firstBytes, as: UTF8.self).contains(#""relations":{"roles":[],"users":["\#(anaId)"]}"#))
         let backDir = work.appendingPathComponent("back")
         (status, output) = try rooftop(["import", "--data-dir", backDir.path, "--input", second])
@@ -81,6 +121,12 @@ extension ServerProcessTests {
         let (moved, movedPort) = try await launch(in: pgDir, environment: ["ROOFTOP_DATABASE_URI": url])
         #expect(try exchange(movedPort, "GET", "/users/me", token: token).1["username"] == "ana")
         #expect(try exchange(movedPort, "POST", "/login", body: #"{"username":"ana","password":"correct horse battery"}"#).0 == 200)
+        // The picture moved with the database (PostgreSQL keeps it in its own tables), and goes away.
+        #expect(try exchange(movedPort, "GET", "/users/me", token: token).1["picture"]?["name"]?.stringValue == pictureName)
+        let (served, bytes) = try download(movedPort, picturePath)
+        #expect(served == 200 && bytes == picture)
+        #expect(try exchange(movedPort, "DELETE", "/files/\(pictureName)", master: true).0 == 200)
+        #expect(try download(movedPort, picturePath).0 == 404)
         let notes = try exchange(movedPort, "GET", "/classes/Note", token: token).1["results"]?.arrayValue
         #expect(notes?.first?["when"]?["iso"] == "2026-01-02T03:04:05.678Z" && notes?.first?["raw"]?["base64"] == "AAEC")
         try await stop(moved)

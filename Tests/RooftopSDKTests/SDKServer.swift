@@ -5,6 +5,7 @@ import Rooftop
 import RooftopCore
 import RooftopCrypto
 import RooftopHTTP
+import RooftopIdentity
 import RooftopMail
 import RooftopSQLite
 import RooftopServer
@@ -41,7 +42,8 @@ final class SDKServer: Sendable {
     }
 
     static func start(
-        accounts: AccountsConfiguration = AccountsConfiguration(), configure: (inout ServicesConfiguration) -> Void = { _ in }
+        accounts: AccountsConfiguration = AccountsConfiguration(), configure: (inout ServicesConfiguration) -> Void = { _ in },
+        auth: [ProviderSettings] = []
     ) async throws -> SDKServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-sdk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -57,9 +59,11 @@ final class SDKServer: Sendable {
             templates: .builtIn, locale: MailLocale(), from: "Todo <no-reply@example.com>", appName: "Todo",
             publicServerURL: "http://127.0.0.1:\(port)/parse", appId: sdkAppId)
         let (running, continuation) = AsyncStream<Int>.makeStream()
-        let dependencies = Dependencies(
+        var dependencies = Dependencies(
             store: opened.store, services: services, http: HTTPConfiguration(appId: sdkAppId, masterKey: sdkMasterKey), accounts: accounts,
             passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), mail: mail, logger: logger)
+        dependencies.auth = auth
+        dependencies.fileStore = opened.files
         let app = buildApplication(dependencies, host: "127.0.0.1", port: port) { port in continuation.yield(port) }
         let task = Task {
             do {
@@ -120,9 +124,9 @@ var parseDefaults: AccountsConfiguration {
 /// Runs `body` with the SDK initialized against a fresh server and a fresh storage directory.
 func withSDK(
     accounts: AccountsConfiguration = parseDefaults, configure: (inout ServicesConfiguration) -> Void = { _ in },
-    _ body: (SDKServer, URL) async throws -> Void
+    auth: [ProviderSettings] = [], _ body: (SDKServer, URL) async throws -> Void
 ) async throws {
-    let server = try await SDKServer.start(accounts: accounts, configure: configure)
+    let server = try await SDKServer.start(accounts: accounts, configure: configure, auth: auth)
     let storage = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-sdk-storage-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: storage) }
     Rooftop.initialize(with: sdkConfiguration(server, storage: storage))

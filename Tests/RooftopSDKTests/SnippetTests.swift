@@ -54,6 +54,15 @@ extension SDKTests {
             }
         }
 
+        @Test func profilePicture() async throws {
+            try await withSDK { server, _ in
+                let (id, _) = try await signUp(server, #""username":"myname","password":"mypass""#)
+                #expect(try run("ProfilePicture", server) == "picture true true\n")
+                let (_, user) = try await server.rest("GET", "/users/\(id)", master: true)
+                #expect(user["picture"]?["__type"] == "File")
+            }
+        }
+
         @Test func currentUser() async throws {
             try await withSDK { server, _ in
                 try await signUp(server, #""username":"myname","password":"mypass""#)

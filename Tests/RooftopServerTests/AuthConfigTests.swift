@@ -1,6 +1,7 @@
 import RooftopCore
 import RooftopIdentity
 import RooftopServer
+import RooftopServices
 import Testing
 
 /// The `auth` option: Parse's names per provider, secrets hidden by `config print`, endpoints
@@ -39,6 +40,37 @@ import Testing
         var loopback = ServerConfiguration()
         #expect(throws: Never.self) {
             try loopback.apply(["auth": ["corp": ["issuer": "http://127.0.0.1:8080/corp", "clientId": "x"]]], source: "file")
+        }
+    }
+
+    /// The browser flow's keys: `clientSecret` hidden like `appSecret`, endpoints `https` only,
+    /// and `authRedirectURIs` absolute without a fragment.
+    @Test func browserFlowKeys() throws {
+        var configuration = ServerConfiguration()
+        try configuration.apply(
+            [
+                "auth": [
+                    "github": ["clientId": "gh", "clientSecret": "gh-secret"],
+                    "corp": [
+                        "issuer": "https://login.example.com", "clientId": "rooftop", "clientSecret": "corp-secret",
+                        "authorizationEndpoint": "https://login.example.com/auth", "tokenEndpoint": "https://login.example.com/token",
+                    ],
+                ],
+                "authRedirectURIs": ["com.example.app:/oauth", "http://127.0.0.1/callback"],
+            ], source: "file")
+        let byName = Dictionary(uniqueKeysWithValues: configuration.auth.map { ($0.name, $0) })
+        #expect(byName["github"]?.clientIds == ["gh"] && byName["github"]?.clientSecret == "gh-secret")
+        #expect(byName["corp"]?.tokenEndpoint == "https://login.example.com/token")
+        #expect(configuration.accounts.authRedirectURIs == ["com.example.app:/oauth", "http://127.0.0.1/callback"])
+        let text = try configuration.printout()
+        #expect(!text.contains("gh-secret") && !text.contains("corp-secret"))
+        #expect(try JSONParser.parse(text)["auth"]?["corp"]?["clientSecret"] == "<redacted>")
+        for bad: [String: JSON] in [
+            ["auth": ["corp": ["issuer": "https://x", "clientId": "x", "tokenEndpoint": "http://evil.example/token"]]],
+            ["authRedirectURIs": ["/relative"]], ["authRedirectURIs": ["com.example.app:/oauth#frag"]],
+        ] {
+            var refused = ServerConfiguration()
+            #expect(throws: (any Error).self, "\(bad)") { try refused.apply(bad, source: "file") }
         }
     }
 }

@@ -13,6 +13,17 @@ GET /github/user. Test hooks (never part of a real provider) under /control:
   POST /control/facebook {"user_id", "app_id", ...}     -> {"token"}: a Facebook access token
   POST /control/github   {"id", "login", ...}           -> {"token"}: a GitHub access token
   GET  /control/stats                                   -> {"jwks": {tenant: fetches}, "discovery": {...}}
+OAuth 2.0 authorization-code flows with PKCE (S256) for the browser sign-in tests:
+  GET  /PREFIX/authorize, /github/login/oauth/authorize, /facebook/dialog/oauth
+                                         an HTML sign-in form (the person types their user id)
+  POST the same path                     -> 302 to redirect_uri with a single-use code and state
+  POST /PREFIX/token                     -> {"id_token"} (code, redirect_uri, client_id, client_secret, code_verifier)
+  POST /github/login/oauth/access_token  -> {"access_token"} (GitHub-shaped)
+  GET  /facebook/oauth/access_token      -> {"access_token"} (Graph-shaped)
+Codes work once, for 60 seconds of the stand-in's clock, and only with the verifier whose S256
+challenge the authorization request carried. More hooks:
+  POST /control/clock {"now"}  sets the stand-in's clock (seconds since 1970; ID tokens are minted at it)
+  POST /control/advance {"seconds"}  moves it
 Prints "ready" on stdout once listening.
 """
 
@@ -26,7 +37,8 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlparse
+from html import escape
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import jwt
 from cryptography.hazmat.primitives import serialization
@@ -41,6 +53,19 @@ lock = threading.Lock()
 stats = {"jwks": {t: 0 for t in TENANTS}, "discovery": {t: 0 for t in TENANTS}}
 facebook_tokens = {}  # token -> {"user_id", "app_id", "valid", "name", "email"}
 github_tokens = {}  # token -> {"id", "login", "name", "email"}
+# The OAuth clients the stand-in knows: client id -> secret, per provider.
+CLIENTS = {"oidc": {"client-1": "oidc-secret"}, "apple": {"client-1": "apple-secret"}, "google": {"client-1": "google-secret"},
+           "github": {"gh-client": "gh-secret"}, "facebook": dict(FACEBOOK_APPS)}
+codes = {}  # code -> {"provider", "client_id", "redirect_uri", "challenge", "nonce", "sub", "issued"}
+clock = {"offset": 0.0}
+
+
+def clock_now():
+    return time.time() + clock["offset"]
+
+
+def s256(verifier: str) -> str:
+    return b64url(hashlib.sha256(verifier.encode()).digest())
 
 
 def b64url(data: bytes) -> str:
@@ -74,7 +99,7 @@ def jwks(tenant):
 def mint(spec):
     """An ID token for `spec`; `attack` makes it hostile in one named way."""
     tenant = spec.get("tenant", "oidc")
-    now = int(time.time()) if "now" not in spec else int(spec["now"])
+    now = int(clock_now()) if "now" not in spec else int(spec["now"])
     claims = {
         "iss": spec.get("iss", f"{BASE}/{tenant}"),
         "sub": spec.get("sub", "subject-1"),
@@ -129,10 +154,80 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         return json.loads(self.rfile.read(length) or b"{}")
 
+    def redirect(self, location):
+        self.send_response(302)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def sign_in_form(self, provider, query):
+        """The provider's sign-in page: the authorization request's parameters, checked, as hidden fields."""
+        if query.get("response_type", "code") != "code" or query.get("code_challenge_method") != "S256" or not query.get("code_challenge"):
+            return self.answer(400, {"error": "invalid_request", "error_description": "PKCE S256 is required"})
+        if query.get("client_id") not in CLIENTS[provider] or not query.get("redirect_uri") or not query.get("state"):
+            return self.answer(400, {"error": "invalid_request"})
+        hidden = "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in sorted(query.items()))
+        page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Stand-in sign-in</title></head><body>"
+                f"<h1>Sign in to {escape(provider)}</h1><form method='post'>{hidden}"
+                "<label for='subject'>User id</label><input id='subject' name='subject' required>"
+                "<button id='allow' type='submit' name='decision' value='allow'>Sign in</button>"
+                "<button id='deny' type='submit' name='decision' value='deny' formnovalidate>Cancel</button></form></body></html>").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+
+    def sign_in(self, provider, form):
+        """The form's post: a code for the subject typed in, back to redirect_uri with the state."""
+        target = form.get("redirect_uri", "")
+        separator = "&" if "?" in target else "?"
+        if form.get("decision") == "deny":
+            return self.redirect(target + separator + urlencode({"error": "access_denied", "state": form.get("state", "")}))
+        code = "code-" + secrets.token_urlsafe(24)
+        with lock:
+            codes[code] = {"provider": provider, "client_id": form.get("client_id"), "redirect_uri": target,
+                           "challenge": form.get("code_challenge"), "nonce": form.get("nonce"), "sub": form.get("subject", ""),
+                           "issued": clock_now()}
+        self.redirect(target + separator + urlencode({"code": code, "state": form.get("state", "")}))
+
+    def redeem(self, provider, form):
+        """The token endpoint's checks: a known, unused, fresh code for this client, redirect_uri and PKCE verifier."""
+        with lock:
+            grant = codes.pop(form.get("code", ""), None)  # single use: gone even when the rest is wrong
+        if grant is None or grant["provider"] != provider or clock_now() - grant["issued"] > 60:
+            return None, "invalid_grant"
+        if form.get("client_id") != grant["client_id"] or CLIENTS[provider].get(grant["client_id"]) != form.get("client_secret"):
+            return None, "invalid_client"
+        if form.get("redirect_uri") != grant["redirect_uri"]:
+            return None, "invalid_grant"
+        verifier = form.get("code_verifier", "")
+        if not verifier or s256(verifier) != grant["challenge"]:
+            return None, "invalid_grant"
+        return grant, None
+
+    def form(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
+
     def do_GET(self):
         url = urlparse(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
         parts = url.path.strip("/").split("/")
+        if len(parts) == 2 and parts[0] in TENANTS and parts[1] == "authorize":
+            return self.sign_in_form(parts[0], query)
+        if url.path == "/github/login/oauth/authorize":
+            return self.sign_in_form("github", query)
+        if url.path == "/facebook/dialog/oauth":
+            return self.sign_in_form("facebook", query)
+        if url.path == "/facebook/oauth/access_token":
+            grant, error = self.redeem("facebook", query)
+            if error:
+                return self.answer(400, {"error": {"message": error, "type": "OAuthException", "code": 100}})
+            token = "EAA" + secrets.token_urlsafe(24)
+            with lock:
+                facebook_tokens[token] = {"user_id": grant["sub"], "app_id": grant["client_id"], "valid": True, "name": "Fay", "email": None}
+            return self.answer(200, {"access_token": token, "token_type": "bearer", "expires_in": 5183944})
         if len(parts) >= 2 and parts[0] in TENANTS:
             tenant = parts[0]
             rest = "/".join(parts[1:])
@@ -196,7 +291,38 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(404, {"error": {"message": "Unknown path"}})
 
     def do_POST(self):
+        url = urlparse(self.path)
+        parts = url.path.strip("/").split("/")
+        if len(parts) == 2 and parts[0] in TENANTS and parts[1] in ("authorize", "token"):
+            form = self.form()
+            if parts[1] == "authorize":
+                return self.sign_in(parts[0], form)
+            grant, error = self.redeem(parts[0], form)
+            if error:
+                return self.answer(400, {"error": error})
+            token = mint({"tenant": parts[0], "sub": grant["sub"], "aud": grant["client_id"], "nonce": grant["nonce"],
+                          "email": grant["sub"] + "@example.com", "email_verified": True})
+            return self.answer(200, {"id_token": token, "access_token": "at-" + secrets.token_urlsafe(16), "token_type": "Bearer"})
+        if url.path == "/github/login/oauth/authorize":
+            return self.sign_in("github", self.form())
+        if url.path == "/facebook/dialog/oauth":
+            return self.sign_in("facebook", self.form())
+        if url.path == "/github/login/oauth/access_token":
+            grant, error = self.redeem("github", self.form())
+            if error:
+                return self.answer(200, {"error": error})  # GitHub answers errors with 200
+            token = "gho_" + secrets.token_urlsafe(24)
+            with lock:
+                github_tokens[token] = {"id": int(grant["sub"]) if grant["sub"].isdigit() else 0, "login": "octo", "name": None,
+                                        "email": None}
+            return self.answer(200, {"access_token": token, "token_type": "bearer", "scope": "read:user"})
         spec = self.body()
+        if self.path == "/control/clock":
+            clock["offset"] = float(spec["now"]) - time.time()
+            return self.answer(200, {})
+        if self.path == "/control/advance":
+            clock["offset"] += float(spec["seconds"])
+            return self.answer(200, {})
         if self.path == "/control/mint":
             return self.answer(200, {"token": mint(spec)})
         if self.path == "/control/rotate":

@@ -1,7 +1,8 @@
+import ExampleSupport
 import Foundation
 import Rooftop
 
-/// Seed 003's backend wrapper ("written by John Kotz"), built on the Rooftop SDK: its `User`
+/// A backend wrapper in the style of a Parse tutorial's ("written by John Kotz"), built on the Rooftop SDK: its `User`
 /// calls, and `finishSignUp` storing the survey on the user.
 final class User: Sendable {
     /// The SDK's user behind this one.
@@ -9,7 +10,7 @@ final class User: Sendable {
 
     init(_ account: RTUser) { self.account = account }
 
-    /// A failure, as the seed's blocks receive it.
+    /// A failure, as the tutorial's blocks receive it.
     typealias BackendError = NSError
 
     /// The survey asked after sign-up.
@@ -47,6 +48,29 @@ final class User: Sendable {
 
     static func logout(block: @escaping @Sendable () -> Void) {
         RTUser.logOutInBackground { _ in block() }
+    }
+
+    /// Seed 003: "will open the Facebook login system in Safari … When the user is done logging
+    /// in, the app will automatically reopen". The SDK's browser sign-in: the system browser (or
+    /// the program given with `--browser`, which gets the URL as its last argument) and a
+    /// listener on 127.0.0.1 for the way back; the server's `authRedirectURIs` must hold
+    /// `http://127.0.0.1/callback`.
+    static func loginWithFacebook(block: @escaping @Sendable (User?, BackendError?) -> Void) {
+        let authenticator = RTLoopbackAuthenticator(open: browser())
+        RTUser.logInInBackground(withProvider: "facebook", authenticator: authenticator) { user, error in block(user.map(User.init), error) }
+    }
+
+    /// Opens a URL with `--browser <program> [arguments…]` (space-separated); nil for the system browser.
+    static func browser() -> (@Sendable (URL) throws -> Void)? {
+        guard let command = option("browser", "ROOFTOP_BROWSER")?.split(separator: " ").map(String.init), let program = command.first else {
+            return nil
+        }
+        return { url in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(command.dropFirst()) + [url.absoluteString]
+            try process.run()
+        }
     }
 
     static var isLoggedIn: Bool { RTUser.isLoggedIn }

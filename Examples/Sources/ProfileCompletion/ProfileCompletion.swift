@@ -2,7 +2,7 @@ import ExampleSupport
 import Foundation
 import Rooftop
 
-// Seed 003's calls, in order: sign up, log in, isValidEmail, the survey (finishSignUp), read
+// A profile-completion tutorial's calls, in order: sign up, log in, isValidEmail, the survey (finishSignUp), read
 // back, password reset request, logout.
 
 /// Waits for a block-based call.
@@ -59,6 +59,24 @@ struct ProfileCompletion {
         )
         guard frequency == .LessThanOnce, intensity == .Intermediate else { exit(1) }
         await wait { done in User.logout { done(()) } }
+
+        // Seed 003's Facebook login, through the browser (with a server that configures it).
+        if option("browser", "ROOFTOP_BROWSER") != nil || CommandLine.arguments.contains("--facebook") {
+            let (facebookUser, facebookError): (User?, User.BackendError?) = await wait { done in
+                User.loginWithFacebook { (user, error) in done((user, error)) }
+            }
+            guard let facebookUser, User.isLoggedIn, facebookUser.account.isLinked(with: "facebook") else {
+                print("✗ Facebook login failed: \(facebookError?.localizedDescription ?? "")")
+                exit(1)
+            }
+            print("✓ You logged in with Facebook!")
+            let survey = User.SurveyResponse()
+            survey.firstName = "Fay"
+            let finished: User.BackendError? = await wait { done in facebookUser.finishSignUp(survey) { (error) in done(error) } }
+            guard finished == nil else { exit(1) }
+            print("✓ Profile: \(facebookUser.account["firstName"] ?? "")")
+            await wait { done in User.logout { done(()) } }
+        }
         print("✓ All's fine!")
     }
 }

@@ -2,7 +2,7 @@ import ExampleSupport
 import Foundation
 import Rooftop
 
-// Seed 002's tutorial ("チュートリアル2: ログイン機能") on the command line: sign up, log in,
+// A login tutorial ("チュートリアル2: ログイン機能") on the command line: sign up, log in,
 // add todos, log out, and a second user who sees none of the first one's todos.
 
 /// Stops the walk-through with a message when a step does not give what the tutorial says.

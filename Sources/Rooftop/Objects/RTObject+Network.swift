@@ -60,6 +60,7 @@ extension RTObject {
     /// new objects it points to, and the users its ACL names; then applies the default ACL.
     func prepare(_ client: RTClient, visiting: Set<ObjectIdentifier>) async throws {
         if let user = actingUser, user !== self, user.isLazy { try await user.save() }
+        for file in unsavedFiles() { try await file.save() }
         for child in unsavedChildren() {
             guard !visiting.contains(ObjectIdentifier(child)) else {
                 throw RTError(.otherCause, "Unsaved objects point to each other; save one of them first.")
@@ -75,6 +76,27 @@ extension RTObject {
             }
             ACL = acl
         }
+    }
+
+    /// Files not uploaded yet that this object's unsaved changes refer to: they are saved first.
+    func unsavedFiles() -> [RTFile] {
+        var found: [RTFile] = []
+        func visit(_ value: Any) {
+            switch value {
+            case let file as RTFile: if file.isDirty, !found.contains(where: { $0 === file }) { found.append(file) }
+            case let array as [Any]: array.forEach(visit)
+            case let dictionary as [String: Any]: dictionary.values.forEach(visit)
+            default: break
+            }
+        }
+        for entry in lock.withLock({ operations }) {
+            switch entry.operation {
+            case .set(let value): visit(value)
+            case .add(let values), .addUnique(let values), .remove(let values): values.forEach(visit)
+            case .relation, .delete, .increment: break
+            }
+        }
+        return found
     }
 
     /// New objects and users this object's unsaved changes refer to.

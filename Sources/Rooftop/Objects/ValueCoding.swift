@@ -18,7 +18,7 @@ public struct RTGeoPoint: Sendable, Hashable {
 /// Swift values ↔ Parse's JSON encoding (`parse-protocol.md` §2.2).
 enum ValueCoding {
     /// The JSON of a value a user stored: strings, numbers, booleans, dates, data, arrays,
-    /// dictionaries, objects (as pointers), geo points, ACLs and `NSNull`.
+    /// dictionaries, objects (as pointers), files (saved), geo points, ACLs and `NSNull`.
     static func encode(_ value: Any) throws(RTError) -> JSON {
         // An NSNumber (a value read from the server) first: cast to Bool, 1 would become true.
         if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
@@ -43,6 +43,7 @@ enum ValueCoding {
             }
             return ["__type": "Pointer", "className": .string(value.className), "objectId": .string(id)]
         case let value as RTACL: return try value.json()
+        case let value as RTFile: return try value.json()
         case is NSNull: return .null
         case let value as JSON: return value
         case let value as [Any]:
@@ -77,6 +78,10 @@ enum ValueCoding {
             case "GeoPoint":
                 if let latitude = members["latitude"]?.numberValue, let longitude = members["longitude"]?.numberValue {
                     return RTGeoPoint(latitude: latitude, longitude: longitude)
+                }
+            case "File":
+                if let name = members["name"]?.stringValue {
+                    return RTFile(savedName: name, url: members["url"]?.stringValue.flatMap(URL.init(string:)))
                 }
             case "Pointer", "Object":
                 if let className = members["className"]?.stringValue, let id = members["objectId"]?.stringValue {

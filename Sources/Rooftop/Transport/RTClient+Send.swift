@@ -7,13 +7,7 @@ extension RTClient {
     /// from the server logs that user out on this device.
     func send(_ request: APIRequest, as user: RTUser?) async throws(RTError) -> JSON {
         var request = request
-        var token: String?
-        if let user, user.isDeviceAccount, !user.isLazy {
-            guard let session = users.token(of: user) else {
-                throw RTError(.invalidSessionToken, "\(user.username ?? "This user") is logged out on this device: log in again.")
-            }
-            token = session
-        }
+        let token = try sessionToken(of: user)
         request.sessionToken = token
         do {
             return try await transport.send(request)
@@ -21,5 +15,15 @@ extension RTClient {
             if error.code == .invalidSessionToken, let user, let token { users.sessionEnded(for: user, token: token) }
             throw error
         }
+    }
+
+    /// The session `user`'s requests carry: none for no user or an automatic user not created
+    /// yet; 209 for a user logged out on this device.
+    func sessionToken(of user: RTUser?) throws(RTError) -> String? {
+        guard let user, user.isDeviceAccount, !user.isLazy else { return nil }
+        guard let session = users.token(of: user) else {
+            throw RTError(.invalidSessionToken, "\(user.username ?? "This user") is logged out on this device: log in again.")
+        }
+        return session
     }
 }

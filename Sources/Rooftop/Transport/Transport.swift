@@ -53,16 +53,21 @@ struct Transport: Sendable {
         return path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
+    /// The application id, client key, session, installation and client version headers.
+    func addParseHeaders(to urlRequest: inout URLRequest, sessionToken: String?) {
+        urlRequest.timeoutInterval = configuration.requestTimeout
+        urlRequest.setValue(configuration.applicationId, forHTTPHeaderField: "X-Parse-Application-Id")
+        if let key = configuration.clientKey { urlRequest.setValue(key, forHTTPHeaderField: "X-Parse-Client-Key") }
+        if let token = sessionToken { urlRequest.setValue(token, forHTTPHeaderField: "X-Parse-Session-Token") }
+        urlRequest.setValue(installationId, forHTTPHeaderField: "X-Parse-Installation-Id")
+        urlRequest.setValue("swift\(Rooftop.version)", forHTTPHeaderField: "X-Parse-Client-Version")
+    }
+
     /// Sends `request`; the decoded JSON of a 2xx answer, else the server's Parse error.
     func send(_ request: APIRequest) async throws(RTError) -> JSON {
         var urlRequest = URLRequest(url: try url(request.path, query: request.query))
         urlRequest.httpMethod = request.method
-        urlRequest.timeoutInterval = configuration.requestTimeout
-        urlRequest.setValue(configuration.applicationId, forHTTPHeaderField: "X-Parse-Application-Id")
-        if let key = configuration.clientKey { urlRequest.setValue(key, forHTTPHeaderField: "X-Parse-Client-Key") }
-        if let token = request.sessionToken { urlRequest.setValue(token, forHTTPHeaderField: "X-Parse-Session-Token") }
-        urlRequest.setValue(installationId, forHTTPHeaderField: "X-Parse-Installation-Id")
-        urlRequest.setValue("swift\(Rooftop.version)", forHTTPHeaderField: "X-Parse-Client-Version")
+        addParseHeaders(to: &urlRequest, sessionToken: request.sessionToken)
         if let body = request.body {
             urlRequest.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
             urlRequest.httpBody = Data(JSONWriter.bytes(body))

@@ -59,6 +59,12 @@ extension ParseError.Code {
     public static let operationForbidden = Self(119)
     /// 121: a nested key containing `$` or `.`.
     public static let invalidNestedKey = Self(121)
+    /// 122: a file name that is missing, too long or has characters a name may not have.
+    package static let invalidFileName = Self(122)
+    /// 130: a file could not be stored (refused by the upload rules, empty, or too large).
+    package static let fileSaveError = Self(130)
+    /// 153: a file could not be deleted (there is no such file).
+    package static let fileDeleteError = Self(153)
     /// 123: a malformed ACL.
     public static let invalidACL = Self(123)
     /// 125: an invalid email address.

@@ -19,10 +19,26 @@ public struct JSONParser {
     /// Parses one JSON document from UTF-8 bytes.
     public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(ParseError) -> JSON {
         var parser = JSONParser(bytes: Array(bytes), maxDepth: maxDepth)
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == parser.bytes.count else { throw parser.failure("unexpected data after the JSON value") }
+        return try parser.parseDocument()
+    }
+
+    /// Parses like ``parse(_:maxDepth:)-(some Collection<UInt8>,_)``; on failure `failureOffset` is the
+    /// byte offset the parser had reached, so a file's reader can name the line and column.
+    public static func parse(_ bytes: [UInt8], failureOffset: inout Int) throws(ParseError) -> JSON {
+        var parser = JSONParser(bytes: bytes, maxDepth: defaultMaxDepth)
+        do {
+            return try parser.parseDocument()
+        } catch {
+            failureOffset = parser.index
+            throw error
+        }
+    }
+
+    private mutating func parseDocument() throws(ParseError) -> JSON {
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw failure("unexpected data after the JSON value") }
         return value
     }
 

@@ -35,6 +35,25 @@ enum SQLiteMigrations {
             // When each periodic job last ran, so one node runs it per interval.
             try db.execute(sql: "CREATE TABLE _JOB (name TEXT PRIMARY KEY NOT NULL, lastRun INTEGER NOT NULL)")
         }
+        migrator.registerMigration("0005_files") { db in
+            // The same tables as PostgreSQL's; SQLite servers keep files on disk (`fileStorage`),
+            // so these stay empty.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _FILE (name TEXT PRIMARY KEY NOT NULL, contentType TEXT NOT NULL, size INTEGER NOT NULL,
+                    etag TEXT NOT NULL, createdAt INTEGER NOT NULL, complete INTEGER NOT NULL);
+                    CREATE TABLE _FILE_CHUNK (name TEXT NOT NULL REFERENCES _FILE (name) ON DELETE CASCADE, n INTEGER NOT NULL,
+                    data BLOB NOT NULL, PRIMARY KEY (name, n));
+                    """)
+        }
+        migrator.registerMigration("0006_one_time") { db in
+            // Single-use records of the browser sign-in (pending flows, app codes), by digest.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _ONE_TIME (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL, expiresAt INTEGER NOT NULL);
+                    CREATE INDEX _ONE_TIME_expiresAt ON _ONE_TIME (expiresAt);
+                    """)
+        }
         return migrator
     }
 }

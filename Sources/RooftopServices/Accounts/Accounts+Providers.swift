@@ -23,8 +23,10 @@ extension Accounts {
     /// Linking a real provider ends an anonymous user's device id (the account is converted,
     /// as a password converts it). Unlinking the last way to sign in (no password, no other
     /// provider) is 119, unless the master key asks.
+    /// A `verified` identity (the browser sign-in's) is used as is for its provider.
     func applyAuthData(
-        _ authData: JSON, to write: inout ObjectWrite, userId: String, principal: Principal, settingPassword: Bool
+        _ authData: JSON, to write: inout ObjectWrite, userId: String, principal: Principal, settingPassword: Bool,
+        verified: VerifiedIdentity? = nil
     ) async throws {
         guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
         let field = try FieldName("authData")
@@ -39,7 +41,7 @@ extension Accounts {
                 linked.remove(name)
                 continue
             }
-            let identity = try await verifiedIdentity(name, data)
+            let identity = if let verified, verified.provider == name { verified } else { try await verifiedIdentity(name, data) }
             if let owner = try await findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != userId {
                 throw ParseError(Self.identityTaken, "this auth is already used")
             }

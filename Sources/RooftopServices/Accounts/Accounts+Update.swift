@@ -4,8 +4,10 @@ import RooftopStorage
 extension Accounts {
     /// `PUT /users/:id`: only the user itself (or the master key) may, else 206. A new password
     /// is hashed and ends every session of the user; the answer then carries a fresh token.
+    /// `verified` is an identity the browser sign-in already checked (linked as is).
     package func updateUser(
-        _ userId: String, body: [String: JSON], principal: Principal, installationId: String?, acceptLanguage: String? = nil
+        _ userId: String, body: [String: JSON], principal: Principal, installationId: String?, acceptLanguage: String? = nil,
+        verified: VerifiedIdentity? = nil
     ) async throws -> [String: JSON] {
         try checkSelf(userId, principal)
         try AccountInput.refuseDottedAccountKeys(body)
@@ -23,7 +25,8 @@ extension Accounts {
         let authData = fields.removeValue(forKey: "authData")
         var write = try ObjectWrite(body: fields, isCreate: false)
         if let authData {
-            try await applyAuthData(authData, to: &write, userId: userId, principal: principal, settingPassword: password != nil)
+            try await applyAuthData(
+                authData, to: &write, userId: userId, principal: principal, settingPassword: password != nil, verified: verified)
         }
         if let id = write.objectId, id != userId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
         write.objectId = nil

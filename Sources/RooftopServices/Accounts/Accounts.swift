@@ -42,6 +42,10 @@ package struct AccountsConfiguration: Sendable {
     /// Words no password may be (compared as `PasswordPolicy.problem` says): the server adds the
     /// application id and the app's name (NIST SP 800-63B's context-specific words).
     package var contextWords: [String] = []
+    /// Where the browser sign-in may send people back to (`authRedirectURIs`): exact matches,
+    /// except that a loopback `http://127.0.0.1/…` or `http://[::1]/…` entry takes any port
+    /// (RFC 8252).
+    package var authRedirectURIs: [String] = []
     /// Live sessions one user may hold; opening one more ends the oldest (`0` = no cap).
     package var maxSessionsPerUser = 100
 
@@ -123,11 +127,18 @@ package struct Accounts: Sendable {
     }
 
     /// A new user and its first session, written in one transaction.
-    package func signUp(body: [String: JSON], installationId: String?, acceptLanguage: String? = nil) async throws -> SignUpResult {
+    ///
+    /// `verified` identities (the browser sign-in's, already checked with the provider) take
+    /// the place of `authData`.
+    package func signUp(
+        body: [String: JSON], installationId: String?, acceptLanguage: String? = nil, verified: [VerifiedIdentity]? = nil
+    ) async throws -> SignUpResult {
         try AccountInput.refuseDottedAccountKeys(body)
         var fields = body
         var identities: [(provider: String, id: String, data: JSON)] = []
-        if let authData = fields.removeValue(forKey: "authData") {
+        if let verified {
+            identities = verified.map { ($0.provider, $0.subject, AuthProviders.storedData($0)) }
+        } else if let authData = fields.removeValue(forKey: "authData") {
             guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
             for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
                 let identity = try await verifiedIdentity(name, data)

@@ -13,6 +13,40 @@ package protocol AuthProvider: Sendable {
     func validate(_ data: [String: JSON]) async throws -> VerifiedIdentity
 }
 
+/// A provider that also signs people in through their browser: an OAuth 2.0 authorization code
+/// with PKCE (S256), `state` and `nonce`, exchanged by the server at the provider's token
+/// endpoint and checked as a client's token would be.
+package protocol BrowserAuthProvider: AuthProvider {
+    /// Whether the browser flow is configured (a client id; endpoints known or discoverable).
+    var supportsBrowser: Bool { get }
+    /// The provider's authorization URL for one flow.
+    func authorizationURL(_ request: AuthorizationRequest) async throws -> String
+    /// Exchanges `code` (with the server's PKCE `verifier` and the same `redirectURI`) and
+    /// validates what the provider returns; 101 when anything fails. The nonce, for ID tokens,
+    /// must be the flow's.
+    func redeem(code: String, verifier: String, redirectURI: String, nonce: String) async throws -> VerifiedIdentity
+}
+
+/// What the server asks a provider for in one browser flow.
+package struct AuthorizationRequest: Sendable {
+    /// The server's callback (`<server>/auth/<provider>/callback`).
+    package var redirectURI: String
+    /// The flow's `state` (random, single-use).
+    package var state: String
+    /// The flow's `nonce` (ID tokens must carry it).
+    package var nonce: String
+    /// S256 of the server's own PKCE verifier.
+    package var codeChallenge: String
+
+    /// Creates a request.
+    package init(redirectURI: String, state: String, nonce: String, codeChallenge: String) {
+        self.redirectURI = redirectURI
+        self.state = state
+        self.nonce = nonce
+        self.codeChallenge = codeChallenge
+    }
+}
+
 /// Who a provider says signed in: its subject id and the non-secret profile claims it vouches
 /// for. Never a token: this is what the user keeps in `authData.<provider>`.
 package struct VerifiedIdentity: Sendable, Equatable {
@@ -94,6 +128,14 @@ package struct AuthProviders: Sendable {
     /// internal id field no read returns: reads show `authData.anonymous` as `{}`.
     static func storedData(_ identity: VerifiedIdentity) -> JSON {
         identity.provider == "anonymous" ? .object([:]) : identity.stored
+    }
+
+    /// The browser-capable provider called `name`, or 252.
+    func browserProvider(_ name: String) throws(ParseError) -> any BrowserAuthProvider {
+        guard let provider = try provider(name) as? any BrowserAuthProvider, provider.supportsBrowser else {
+            throw ParseError(.unsupportedService, "This authentication method is unsupported in the browser.")
+        }
+        return provider
     }
 
     /// Whether `name` is an enabled provider.

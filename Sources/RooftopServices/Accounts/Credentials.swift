@@ -18,6 +18,11 @@ package protocol SessionTokenSource: Sendable {
     func newToken() -> String
     /// The digest stored for `token` (a database leak must not leak sessions).
     func digest(_ token: String) -> String
+    /// A new random secret of 256 bits as 43 base64url characters (PKCE verifiers, `state`,
+    /// `nonce`, the browser sign-in's app codes).
+    func newSecret() -> String
+    /// PKCE's S256 challenge of `verifier`: base64url, unpadded, of its SHA-256 (RFC 7636).
+    func pkceChallenge(_ verifier: String) -> String
 }
 
 /// The rules a new password must follow before it is hashed (Parse's `passwordPolicy`, NIST SP

@@ -1,0 +1,47 @@
+import HTTPTypes
+import Hummingbird
+import RooftopCore
+import RooftopServices
+
+/// The browser sign-in's two browser-facing steps (`docs/providers.md`): `start` sends the
+/// browser to the provider, `callback` sends it back to the app with a single-use code (or an
+/// error). What can't be sent back to an allowed app address is a hosted page, in English or
+/// Japanese. Every answer is `no-store`, framed by nobody, and carries no referrer.
+extension HostedPages {
+    /// `GET /auth/:provider/start?redirect_uri=…&code_challenge=…[&state=…][&link=<session>]`.
+    func startSignIn(_ page: PageRequest) async throws -> Response {
+        let provider = page.pathParameters["provider"] ?? ""
+        let query = page.query
+        do {
+            let url = try await accounts.startBrowserSignIn(
+                provider: provider, callback: "\(serverURL)/auth/\(provider)/callback", redirectURI: query["redirect_uri"],
+                codeChallenge: query["code_challenge"], appState: query["state"], linkToken: query["link"])
+            return Self.redirect(url)
+        } catch let error as ParseError {
+            return signInFailed(page, error)
+        }
+    }
+
+    /// `GET /auth/:provider/callback?state=…&code=…` (or `error=…`), from the provider.
+    func finishSignIn(_ page: PageRequest) async throws -> Response {
+        switch try await accounts.finishBrowserSignIn(provider: page.pathParameters["provider"] ?? "", query: page.query) {
+        case .redirect(let url): return Self.redirect(url)
+        case .failed(let error): return signInFailed(page, error)
+        }
+    }
+
+    /// A `302` to `url` with the hosted pages' headers (`no-store`, no referrer, no framing).
+    static func redirect(_ url: String) -> Response {
+        var headers = HTTPFields()
+        HostedPage.addSecurityHeaders(&headers)
+        headers[.location] = url
+        return Response(status: .found, headers: headers)
+    }
+}
+
+/// `POST /auth/token`: the app's code and PKCE verifier for a session.
+extension ParseRoutes {
+    func redeemSignInCode(_ request: ParseRequest) async throws -> ParseResponse {
+        ParseResponse(body: .object(try await accounts.redeemBrowserCode(body: request.body, installationId: request.installationId)))
+    }
+}

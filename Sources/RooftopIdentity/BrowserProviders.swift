@@ -1,0 +1,74 @@
+import JWTKit
+import RooftopCore
+package import RooftopServices
+
+/// The browser flow of OpenID Connect providers (Apple, Google, any issuer): the token
+/// endpoint's ID token goes through the same verifier as a client's, with the flow's nonce.
+extension OIDCProvider: BrowserAuthProvider {
+    /// With a client id; endpoints come from discovery unless configured.
+    package var supportsBrowser: Bool { oauth.isConfigured }
+
+    /// The authorization endpoint with `scope`, `nonce` and PKCE.
+    package func authorizationURL(_ request: AuthorizationRequest) async throws -> String {
+        let (authorization, _) = try await oauth.endpoints(provider: name)
+        return oauth.authorizationURL(authorization, request, scope: scope, extra: [("nonce", request.nonce)])
+    }
+
+    /// Exchanges the code; the answer's `id_token` must verify and carry the flow's nonce.
+    package func redeem(code: String, verifier: String, redirectURI: String, nonce: String) async throws -> VerifiedIdentity {
+        let (_, token) = try await oauth.endpoints(provider: name)
+        let answer = try await oauth.exchange(token, code: code, verifier: verifier, redirectURI: redirectURI, provider: name)
+        guard let idToken = answer["id_token"]?.stringValue, !idToken.isEmpty else {
+            throw ParseError(.objectNotFound, "authData.\(name) token endpoint returned no id token.")
+        }
+        let claims = try await self.verifier.verify(idToken, subject: nil, nonce: nonce)
+        return VerifiedIdentity(
+            provider: name, subject: claims.sub.value, email: claims.email, emailVerified: claims.emailVerified?.value ?? false, name: claims.name)
+    }
+}
+
+/// GitHub's browser flow: the access token from its token endpoint is checked with `GET /user`
+/// exactly as a client's.
+extension GitHubProvider: BrowserAuthProvider {
+    /// With `clientId` (and `clientSecret`, which GitHub requires).
+    package var supportsBrowser: Bool { oauth.isConfigured }
+
+    /// GitHub's authorization page with PKCE.
+    package func authorizationURL(_ request: AuthorizationRequest) async throws -> String {
+        let (authorization, _) = try await oauth.endpoints(provider: name)
+        return oauth.authorizationURL(authorization, request, scope: "read:user user:email")
+    }
+
+    /// Exchanges the code, then checks the token like a client's.
+    package func redeem(code: String, verifier: String, redirectURI: String, nonce: String) async throws -> VerifiedIdentity {
+        let (_, endpoint) = try await oauth.endpoints(provider: name)
+        let answer = try await oauth.exchange(endpoint, code: code, verifier: verifier, redirectURI: redirectURI, provider: name)
+        guard let token = answer["access_token"]?.stringValue, !token.isEmpty else {
+            throw ParseError(.objectNotFound, "authData.\(name) token endpoint returned no access token.")
+        }
+        return try await validate(["id": .string(try await userId(token)), "access_token": .string(token)])
+    }
+}
+
+/// Facebook Login's browser flow: the access token from the Graph API's token endpoint is
+/// checked (`debug_token`, `/me`) exactly as a client's.
+extension FacebookProvider: BrowserAuthProvider {
+    /// With `appIds` (the first is the client id) and `appSecret`.
+    package var supportsBrowser: Bool { oauth.isConfigured && appSecret != nil }
+
+    /// Facebook's login dialog with PKCE.
+    package func authorizationURL(_ request: AuthorizationRequest) async throws -> String {
+        let (authorization, _) = try await oauth.endpoints(provider: name)
+        return oauth.authorizationURL(authorization, request, scope: "email")
+    }
+
+    /// Exchanges the code, then checks the token like a client's.
+    package func redeem(code: String, verifier: String, redirectURI: String, nonce: String) async throws -> VerifiedIdentity {
+        let (_, endpoint) = try await oauth.endpoints(provider: name)
+        let answer = try await oauth.exchange(endpoint, code: code, verifier: verifier, redirectURI: redirectURI, provider: name)
+        guard let token = answer["access_token"]?.stringValue, !token.isEmpty else {
+            throw ParseError(.objectNotFound, "authData.\(name) token endpoint returned no access token.")
+        }
+        return try await validate(["id": .string(try await userId(token)), "access_token": .string(token)])
+    }
+}

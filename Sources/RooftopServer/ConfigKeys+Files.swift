@@ -1,0 +1,100 @@
+import RooftopCore
+import RooftopS3
+import RooftopServices
+
+extension ServerConfiguration {
+    /// Uploaded files: where they are kept, who may upload which, and how large.
+    static let fileKeys: [ConfigKey] = [
+        ConfigKey(
+            "fileStorage", .string,
+            "where uploaded files are kept: `disk` (`<dataDir>/files`, one node), `database` (PostgreSQL only, in 256 KiB chunks: "
+                + "every node sharing the database shares the files) or `s3` (an S3-compatible bucket: AWS S3, MinIO, R2; the `s3…` "
+                + "keys). Rooftop's own option — see [files.md](files.md)",
+            defaultNote: "`disk` with SQLite, `database` with PostgreSQL",
+            apply: { configuration, value in
+                let kind = try value.string()
+                try value.require(["disk", "database", "s3"].contains(kind), "must be disk, database or s3")
+                configuration.fileStorage = kind
+            }, show: { .string($0.effectiveFileStorage) }),
+        ConfigKey(
+            "maxUploadSize", .string,
+            "largest file upload: bytes, or Parse's form (`20mb`, `500kb`, `1gb`); larger is 413 (code 130), before any of it is "
+                + "read when `Content-Length` declares it",
+            defaultNote: "`20mb`",
+            apply: { configuration, value in
+                guard let bytes = Self.parseSize(try value.string()), bytes > 0 else {
+                    throw value.error("must be a positive size such as 20mb, 500kb or 1048576")
+                }
+                configuration.files.maxUploadSize = bytes
+            }, show: { .number(Double($0.files.maxUploadSize)) }),
+        ConfigKey(
+            "fileUpload", .object,
+            "Parse Server's upload rules: `enableForPublic` (callers without a session; default `false`), `enableForAnonymousUser` "
+                + "(default `false`), `enableForAuthenticatedUser` (default `true`), `fileExtensions` (regular expressions one of which "
+                + "an upload's extension — and its declared type's — must match; `[\"*\"]` allows all; the master key is exempt). The "
+                + "default list refuses HTML, SVG, XML, scripts and executables — see [files.md](files.md)",
+            defaultNote: "see the description",
+            apply: { configuration, value in try configuration.applyFileUpload(value) },
+            show: { configuration in
+                let files = configuration.files
+                return [
+                    "enableForPublic": .bool(files.enableForPublic), "enableForAnonymousUser": .bool(files.enableForAnonymousUser),
+                    "enableForAuthenticatedUser": .bool(files.enableForAuthenticatedUser),
+                    "fileExtensions": .array(files.fileExtensions.map(JSON.string)),
+                ]
+            }),
+        .bool(
+            "deleteUserFiles", \.files.deleteUserFiles,
+            "when a user is deleted, also delete the files its own object referred to that no other object refers to (finding "
+                + "out reads every object: for small and medium apps; `rooftop files unreferenced` does the same in bulk). Rooftop's own "
+                + "option"),
+        .string("s3Endpoint", \.s3.endpoint, "with `fileStorage: s3`: the service's URL (`https://s3.eu-west-1.amazonaws.com`, `http://minio:9000`)"),
+        .string("s3Bucket", \.s3.bucket, "with `fileStorage: s3`: the bucket (it must exist)"),
+        .string("s3Region", \.s3.region, "with `fileStorage: s3`: the region requests are signed for (`auto` for R2)"),
+        .string("s3AccessKeyId", \.s3.accessKeyId, "with `fileStorage: s3`: the access key id"),
+        ConfigKey(
+            "s3SecretAccessKey", .string, "with `fileStorage: s3`: the secret access key", redaction: .value,
+            apply: { configuration, value in configuration.s3.secretAccessKey = try value.string() },
+            show: { $0.s3.secretAccessKey.isEmpty ? .null : .string($0.s3.secretAccessKey) }),
+        .string("s3Prefix", \.s3.prefix, "with `fileStorage: s3`: prepended to every object's key (`files/`)"),
+        .bool(
+            "s3PathStyle", \.s3.pathStyle,
+            "with `fileStorage: s3`: `https://endpoint/bucket/key` (MinIO and most compatible services) rather than AWS's "
+                + "`https://bucket.endpoint/key`"),
+    ]
+
+    /// `fileStorage` in force: as set, else the database's own kind.
+    var effectiveFileStorage: String { fileStorage ?? (databaseURI == nil ? "disk" : "database") }
+
+    /// `fileUpload`: an object (or its JSON text) of Parse's four options.
+    mutating func applyFileUpload(_ value: ConfigValue) throws {
+        for (key, json) in try value.object() {
+            let item = value.member(key, json)
+            switch key {
+            case "enableForPublic": files.enableForPublic = try item.bool()
+            case "enableForAnonymousUser": files.enableForAnonymousUser = try item.bool()
+            case "enableForAuthenticatedUser": files.enableForAuthenticatedUser = try item.bool()
+            case "fileExtensions":
+                let patterns = try item.list()
+                for pattern in patterns where pattern != "*" {
+                    guard (try? Regex(pattern)) != nil else { throw item.error("has \(pattern), which is not a regular expression") }
+                }
+                files.fileExtensions = patterns
+            default:
+                throw value.unknownMember(
+                    key, known: ["enableForPublic", "enableForAnonymousUser", "enableForAuthenticatedUser", "fileExtensions"])
+            }
+        }
+    }
+
+    /// Bytes of `1048576`, `500kb`, `20mb` or `1gb` (Parse's units, powers of 1024).
+    static func parseSize(_ text: String) -> Int? {
+        let lower = text.lowercased().filter { $0 != " " }
+        let units: [(String, Int)] = [("gb", 1 << 30), ("mb", 1 << 20), ("kb", 1 << 10), ("b", 1)]
+        for (suffix, factor) in units where lower.hasSuffix(suffix) {
+            guard let n = Int(lower.dropLast(suffix.count)), n <= Int.max / factor else { return nil }
+            return n * factor
+        }
+        return Int(lower)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import RooftopCore
+import RooftopCrypto
+import RooftopIdentity
+import RooftopServices
+import RooftopTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One browser sign-in driven step by step with real HTTP and no redirect followed: the
+/// server's `start`, the stand-in provider's sign-in form (GET, then the form's POST), the
+/// server's `callback`, and the app's `/auth/token`. What a browser does, minus the rendering
+/// (`BrowserSignInTests` runs the same in Chromium).
+struct BrowserSignInSteps {
+    let client: any TestClientProtocol
+    /// The app's PKCE verifier and its S256 challenge.
+    let verifier = SessionTokens().newSecret()
+    var challenge: String { SessionTokens().pkceChallenge(verifier) }
+    /// An allowed loopback redirect (any port matches `http://127.0.0.1/callback`).
+    static let appRedirect = "http://127.0.0.1:53124/callback"
+
+    /// A server answer: status, `Location`, `Cache-Control` and body text.
+    struct Answer {
+        var status: Int
+        var location: String?
+        var cacheControl: String?
+        var body: String
+    }
+
+    /// `GET <path>` on the server, without following a redirect.
+    func get(_ path: String, language: String? = nil) async throws -> Answer {
+        var headers: HTTPFields = [:]
+        if let language { headers[.acceptLanguage] = language }
+        return try await client.execute(uri: path, method: .get, headers: headers, body: nil) { response in
+            Answer(
+                status: Int(response.status.code), location: response.headers[.location], cacheControl: response.headers[.cacheControl],
+                body: String(buffer: response.body))
+        }
+    }
+
+    /// `/parse/auth/<provider>/start` with the app's redirect, challenge and state.
+    func startPath(
+        _ provider: String, redirect: String = appRedirect, challenge: String? = nil, state: String = "app-state", link: String? = nil
+    ) -> String {
+        var query = [("redirect_uri", redirect), ("code_challenge", challenge ?? self.challenge), ("state", state)]
+        if let link { query.append(("link", link)) }
+        return "/parse/auth/\(provider)/start?" + Self.encode(query)
+    }
+
+    /// Starts a flow: the provider's authorization URL.
+    func start(_ provider: String, link: String? = nil) async throws -> String {
+        let answer = try await get(startPath(provider, link: link))
+        guard answer.status == 302, let location = answer.location else { throw StandInError("start answered \(answer.status): \(answer.body)") }
+        return location
+    }
+
+    /// At the provider: loads the sign-in form, then posts it as `subject` (or cancels); the
+    /// provider's redirect to the server's callback.
+    static func signIn(at authorization: String, subject: String, allow: Bool = true) async throws -> String {
+        guard let url = URL(string: authorization), let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw StandInError("bad authorization URL")
+        }
+        let (page, formStatus, _) = try await fetch(URLRequest(url: url))
+        guard formStatus == 200, page.contains("id='subject'") else { throw StandInError("no sign-in form (\(formStatus)): \(page)") }
+        var fields = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        fields += [("subject", subject), ("decision", allow ? "allow" : "deny")]
+        var post = URLRequest(url: url)
+        post.httpMethod = "POST"
+        post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        post.httpBody = Data(encode(fields).utf8)
+        let (_, status, location) = try await fetch(post)
+        guard status == 302, let location else { throw StandInError("the provider's form answered \(status)") }
+        return location
+    }
+
+    /// The callback URL's path and query on the server (the test client talks to the server).
+    static func serverPath(_ url: String) -> String {
+        guard let components = URLComponents(string: url) else { return url }
+        return components.path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+    }
+
+    /// The provider's redirect delivered to the server's callback.
+    func callback(_ url: String, language: String? = nil) async throws -> Answer {
+        try await get(Self.serverPath(url), language: language)
+    }
+
+    /// `POST /parse/auth/token`.
+    func redeem(_ code: String?, verifier: String?) async throws -> (Int, JSON) {
+        var body: [String: JSON] = [:]
+        body["code"] = code.map(JSON.string)
+        body["code_verifier"] = verifier.map(JSON.string)
+        var headers: HTTPFields = [:]
+        headers[HTTPField.Name("X-Parse-Application-Id")!] = testAppId
+        return try await client.execute(
+            uri: "/parse/auth/token", method: .post, headers: headers, body: ByteBuffer(bytes: JSONWriter.bytes(.object(body)))
+        ) { response in
+            (Int(response.status.code), try JSONParser.parse(Array(response.body.readableBytesView)))
+        }
+    }
+
+    /// The whole flow as `subject`: the app's redirect (with `code` or `error`).
+    func run(_ provider: String, subject: String, link: String? = nil) async throws -> [String: String] {
+        let authorization = try await start(provider, link: link)
+        let back = try await callback(try await Self.signIn(at: authorization, subject: subject))
+        guard back.status == 302, let location = back.location, location.hasPrefix(Self.appRedirect + "?") else {
+            throw StandInError("callback answered \(back.status): \(back.body)")
+        }
+        return Self.query(location)
+    }
+
+    /// A URL's query parameters.
+    static func query(_ url: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for item in URLComponents(string: url)?.queryItems ?? [] { result[item.name] = item.value ?? "" }
+        return result
+    }
+
+    /// `application/x-www-form-urlencoded`.
+    static func encode(_ pairs: [(String, String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return pairs.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+    }
+
+    /// One request to the provider, no redirect followed: body, status, `Location`.
+    static func fetch(_ request: URLRequest) async throws -> (String, Int, String?) {
+        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        let http = response as? HTTPURLResponse
+        return (String(decoding: data, as: UTF8.self), http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Location"))
+    }
+}
+
+/// Refuses every redirect, so each step's answer is seen.
+final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
+
+extension StandInIdentityProvider {
+    /// Sets the stand-in's clock (ID tokens are minted at it; codes expire on it), in seconds.
+    func setClock(_ seconds: Int64) async throws { try await control("/control/clock", ["now": .number(Double(seconds))]) }
+
+    /// Moves the stand-in's clock.
+    func advance(seconds: Int) async throws { try await control("/control/advance", ["seconds": .number(Double(seconds))]) }
+
+    private func control(_ path: String, _ body: [String: JSON]) async throws {
+        guard let url = URL(string: base + path) else { throw StandInError("bad path") }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = Data(JSONWriter.bytes(.object(body)))
+        _ = try await URLSession.shared.data(for: request)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Rooftop
+import RooftopCore
+import RooftopServices
+import Testing
+
+@testable import Rooftop
+
+/// Issue 18 item 6: `RTUser.logIn(with:)` with a provider's token (async, completion-handler
+/// and blocking forms), `link(with:)`, `unlink(_:)`, `isLinked(with:)`, and the browser sign-in
+/// through `RTLoopbackAuthenticator` — a real listener on 127.0.0.1 that the "browser" (real
+/// HTTP requests following the redirects through the stand-in provider's sign-in form) comes
+/// back to.
+extension SDKTests {
+    @Suite struct ProviderSDKTests {
+        static var accounts: AccountsConfiguration {
+            var accounts = parseDefaults
+            accounts.authRedirectURIs = ["http://127.0.0.1/callback"]
+            return accounts
+        }
+
+        /// A loopback authenticator whose "browser" signs in as `subject`.
+        static func authenticator(_ subject: String, allow: Bool = true) -> RTLoopbackAuthenticator {
+            RTLoopbackAuthenticator(timeout: .seconds(20)) { url in
+                Task { try await SDKIdentityProvider.browse(url, subject: subject, allow: allow) }
+            }
+        }
+
+        @Test func pkceMatchesRFC7636() {
+            #expect(PKCE.challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+            #expect(PKCE.base64URL(SHA256.hash(Array("abc".utf8))) == "ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0")
+            #expect(PKCE.randomSecret().count == 43 && PKCE.randomSecret() != PKCE.randomSecret())
+        }
+
+        @Test func logInWithATokenInEveryForm() async throws {
+            let idp = try SDKIdentityProvider()
+            defer { idp.stop() }
+            try await withSDK(accounts: Self.accounts, auth: idp.settings) { server, _ in
+                let user = try await RTUser.logIn(with: .openID(provider: "oidc", id: "ann", idToken: try await idp.idToken(sub: "ann")))
+                #expect(RTUser.currentUser()?.objectId == user.objectId && user.isLinked(with: "oidc") && !user.isLinked(with: "github"))
+                // The same identity again is the same user.
+                let again = try await RTUser.logIn(with: .openID(provider: "oidc", id: "ann", idToken: try await idp.idToken(sub: "ann")))
+                #expect(again.objectId == user.objectId)
+
+                let token = try await idp.githubToken(id: 77)
+                let (found, error) = await callback { done in RTUser.logInInBackground(with: .github(id: "77", accessToken: token)) { done(($0, $1)) }
+                }
+                #expect(error == nil && found?.isLinked(with: "github") == true)
+
+                let other = try await idp.githubToken(id: 78)
+                let blocking = try await onThread { try RTUser.logIn(with: .github(id: "78", accessToken: other)) }
+                #expect(blocking.objectId != found?.objectId)
+
+                // A token that doesn't validate: 101, and nobody new.
+                await #expect(throws: RTError.self) { try await RTUser.logIn(with: .github(id: "79", accessToken: "gho_forged")) }
+                #expect(try await server.rest("GET", "/users?count=1&limit=0", master: true).1["count"] == 3)
+            }
+        }
+
+        @Test func linkAndUnlink() async throws {
+            let idp = try SDKIdentityProvider()
+            defer { idp.stop() }
+            try await withSDK(accounts: Self.accounts, auth: idp.settings) { _, _ in
+                let ana = RTUser()
+                ana.username = "ana"
+                ana.password = "correct horse"
+                try await ana.signUp()
+                try await ana.link(with: .github(id: "501", accessToken: try await idp.githubToken(id: 501)))
+                #expect(ana.isLinked(with: "github"))
+                // Another user can't take it: 208.
+                let taken = try await idp.githubToken(id: 501)
+                try await RTUser.logOut()
+                let bob = RTUser()
+                bob.username = "bob"
+                bob.password = "correct horse"
+                try await bob.signUp()
+                do {
+                    try await bob.link(with: .github(id: "501", accessToken: taken))
+                    Issue.record("linked an identity that belongs to ana")
+                } catch let error as RTError {
+                    #expect(error.code == .accountAlreadyLinked)
+                }
+                #expect(!bob.isLinked(with: "github"))
+                // Ana logs in with GitHub, then unlinks it.
+                let viaGitHub = try await RTUser.logIn(with: .github(id: "501", accessToken: try await idp.githubToken(id: 501)))
+                #expect(viaGitHub.objectId == ana.objectId)
+                try await viaGitHub.unlink("github")
+                #expect(!viaGitHub.isLinked(with: "github"))
+            }
+        }
+
+        @Test func browserSignInThroughTheLoopback() async throws {
+            let idp = try SDKIdentityProvider()
+            defer { idp.stop() }
+            try await withSDK(accounts: Self.accounts, auth: idp.settings) { server, _ in
+                let user = try await RTUser.logIn(withProvider: "oidc", authenticator: Self.authenticator("zed"))
+                #expect(RTUser.currentUser()?.objectId == user.objectId && user.isLinked(with: "oidc"))
+                let me = try await server.rest("GET", "/users/me", token: user.sessionToken)
+                #expect(me.0 == 200, "\(me.1)")
+
+                // The completion-handler form, with GitHub.
+                let (found, error) = await callback { done in
+                    RTUser.logInInBackground(withProvider: "github", authenticator: Self.authenticator("9001")) { done(($0, $1)) }
+                }
+                #expect(error == nil && found?.isLinked(with: "github") == true)
+
+                // Linking through the browser; the user stays signed in.
+                let linked = try #require(found)
+                try await linked.link(withProvider: "oidc", authenticator: Self.authenticator("yan"))
+                #expect(linked.isLinked(with: "oidc") && linked.isLinked(with: "github"))
+                #expect(try await server.rest("GET", "/users/me", token: linked.sessionToken).0 == 200)
+
+                // Cancelled at the provider: 101, nobody new.
+                do {
+                    try await RTUser.logIn(withProvider: "oidc", authenticator: Self.authenticator("x", allow: false))
+                    Issue.record("a cancelled sign-in signed in")
+                } catch let error as RTError {
+                    #expect(error.code == .objectNotFound)
+                }
+                #expect(try await server.rest("GET", "/users?count=1&limit=0", master: true).1["count"] == 2)
+            }
+        }
+    }
+}
