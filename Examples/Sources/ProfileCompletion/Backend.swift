@@ -50,7 +50,7 @@ final class User: Sendable {
         RTUser.logOutInBackground { _ in block() }
     }
 
-    /// Seed 003: "will open the Facebook login system in Safari … When the user is done logging
+    /// As the tutorial puts it: "will open the Facebook login system in Safari … When the user is done logging
     /// in, the app will automatically reopen". The SDK's browser sign-in: the system browser (or
     /// the program given with `--browser`, which gets the URL as its last argument) and a
     /// listener on 127.0.0.1 for the way back; the server's `authRedirectURIs` must hold

@@ -60,7 +60,7 @@ struct ProfileCompletion {
         guard frequency == .LessThanOnce, intensity == .Intermediate else { exit(1) }
         await wait { done in User.logout { done(()) } }
 
-        // Seed 003's Facebook login, through the browser (with a server that configures it).
+        // The tutorial's Facebook login, through the browser (with a server that configures it).
         if option("browser", "ROOFTOP_BROWSER") != nil || CommandLine.arguments.contains("--facebook") {
             let (facebookUser, facebookError): (User?, User.BackendError?) = await wait { done in
                 User.loginWithFacebook { (user, error) in done((user, error)) }
