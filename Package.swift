@@ -160,7 +160,7 @@ let package = Package(
         .target(
             name: "RooftopTesting",
             dependencies: [
-                "RooftopCore", "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres",
+                "RooftopCore", "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres", "RooftopIdentity",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: server), nio("NIOConcurrencyHelpers"), log,
             ],
             swiftSettings: upcoming

@@ -27,16 +27,21 @@ extension OIDCProvider: BrowserAuthProvider {
     }
 }
 
-/// GitHub's browser flow: the access token from its token endpoint is checked with `GET /user`
-/// exactly as a client's.
-extension GitHubProvider: BrowserAuthProvider {
-    /// With `clientId` (and `clientSecret`, which GitHub requires).
-    package var supportsBrowser: Bool { oauth.isConfigured }
+/// The browser flow of a provider that hands out access tokens (GitHub, Facebook): the token
+/// from its token endpoint is checked exactly as a client's (`validate`).
+protocol AccessTokenBrowserFlow: BrowserAuthProvider {
+    var oauth: OAuthClient { get }
+    /// What the authorization page asks for.
+    var browserScope: String { get }
+    /// The provider's id of the user `token` belongs to.
+    func userId(_ token: String) async throws -> String
+}
 
-    /// GitHub's authorization page with PKCE.
+extension AccessTokenBrowserFlow {
+    /// The provider's authorization page with PKCE.
     package func authorizationURL(_ request: AuthorizationRequest) async throws -> String {
         let (authorization, _) = try await oauth.endpoints(provider: name)
-        return oauth.authorizationURL(authorization, request, scope: "read:user user:email")
+        return oauth.authorizationURL(authorization, request, scope: browserScope)
     }
 
     /// Exchanges the code, then checks the token like a client's.
@@ -50,25 +55,16 @@ extension GitHubProvider: BrowserAuthProvider {
     }
 }
 
-/// Facebook Login's browser flow: the access token from the Graph API's token endpoint is
-/// checked (`debug_token`, `/me`) exactly as a client's.
-extension FacebookProvider: BrowserAuthProvider {
-    /// With `appIds` (the first is the client id) and `appSecret`.
+/// GitHub's browser flow (GitHub requires `clientSecret` beside `clientId`).
+extension GitHubProvider: AccessTokenBrowserFlow {
+    /// With `clientId` and `clientSecret`.
+    package var supportsBrowser: Bool { oauth.isConfigured }
+    var browserScope: String { "read:user user:email" }
+}
+
+/// Facebook Login's browser flow (`appIds`, the first being the client id, and `appSecret`).
+extension FacebookProvider: AccessTokenBrowserFlow {
+    /// With `appIds` and `appSecret`.
     package var supportsBrowser: Bool { oauth.isConfigured && appSecret != nil }
-
-    /// Facebook's login dialog with PKCE.
-    package func authorizationURL(_ request: AuthorizationRequest) async throws -> String {
-        let (authorization, _) = try await oauth.endpoints(provider: name)
-        return oauth.authorizationURL(authorization, request, scope: "email")
-    }
-
-    /// Exchanges the code, then checks the token like a client's.
-    package func redeem(code: String, verifier: String, redirectURI: String, nonce: String) async throws -> VerifiedIdentity {
-        let (_, endpoint) = try await oauth.endpoints(provider: name)
-        let answer = try await oauth.exchange(endpoint, code: code, verifier: verifier, redirectURI: redirectURI, provider: name)
-        guard let token = answer["access_token"]?.stringValue, !token.isEmpty else {
-            throw ParseError(.objectNotFound, "authData.\(name) token endpoint returned no access token.")
-        }
-        return try await validate(["id": .string(try await userId(token)), "access_token": .string(token)])
-    }
+    var browserScope: String { "email" }
 }

@@ -40,11 +40,11 @@ extension SDKTests {
         /// "browser" (`Tests/Support/browse_signin.py`) through the stand-in Facebook's sign-in
         /// form, then `finishSignUp` on the new user.
         @Test func profileCompletionWithFacebook() async throws {
-            let idp = try SDKIdentityProvider()
+            let idp = try StandInIdentityProvider()
             defer { idp.stop() }
             var accounts = parseDefaults
             accounts.authRedirectURIs = ["http://127.0.0.1/callback"]
-            try await withSDK(accounts: accounts, auth: idp.settings) { server, _ in
+            try await withSDK(accounts: accounts, auth: idp.settings()) { server, _ in
                 let browser = SMTPTestServer.python + " " + ProgramRunner.repository.appendingPathComponent("Tests/Support/browse_signin.py").path
                 let (status, output) = try run("ProfileCompletion", server, ["--browser", browser + " 1001"])
                 #expect(status == 0, "\(output)")

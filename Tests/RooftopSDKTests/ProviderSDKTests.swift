@@ -2,6 +2,7 @@ import Foundation
 import Rooftop
 import RooftopCore
 import RooftopServices
+import RooftopTesting
 import Testing
 
 @testable import Rooftop
@@ -22,7 +23,7 @@ extension SDKTests {
         /// A loopback authenticator whose "browser" signs in as `subject`.
         static func authenticator(_ subject: String, allow: Bool = true) -> RTLoopbackAuthenticator {
             RTLoopbackAuthenticator(timeout: .seconds(20)) { url in
-                Task { try await SDKIdentityProvider.browse(url, subject: subject, allow: allow) }
+                Task { try await StandInIdentityProvider.browse(url, subject: subject, allow: allow) }
             }
         }
 
@@ -33,9 +34,9 @@ extension SDKTests {
         }
 
         @Test func logInWithATokenInEveryForm() async throws {
-            let idp = try SDKIdentityProvider()
+            let idp = try StandInIdentityProvider()
             defer { idp.stop() }
-            try await withSDK(accounts: Self.accounts, auth: idp.settings) { server, _ in
+            try await withSDK(accounts: Self.accounts, auth: idp.settings()) { server, _ in
                 let user = try await RTUser.logIn(with: .openID(provider: "oidc", id: "ann", idToken: try await idp.idToken(sub: "ann")))
                 #expect(RTUser.currentUser()?.objectId == user.objectId && user.isLinked(with: "oidc") && !user.isLinked(with: "github"))
                 // The same identity again is the same user.
@@ -58,9 +59,9 @@ extension SDKTests {
         }
 
         @Test func linkAndUnlink() async throws {
-            let idp = try SDKIdentityProvider()
+            let idp = try StandInIdentityProvider()
             defer { idp.stop() }
-            try await withSDK(accounts: Self.accounts, auth: idp.settings) { _, _ in
+            try await withSDK(accounts: Self.accounts, auth: idp.settings()) { _, _ in
                 let ana = RTUser()
                 ana.username = "ana"
                 ana.password = "correct horse"
@@ -90,9 +91,9 @@ extension SDKTests {
         }
 
         @Test func browserSignInThroughTheLoopback() async throws {
-            let idp = try SDKIdentityProvider()
+            let idp = try StandInIdentityProvider()
             defer { idp.stop() }
-            try await withSDK(accounts: Self.accounts, auth: idp.settings) { server, _ in
+            try await withSDK(accounts: Self.accounts, auth: idp.settings()) { server, _ in
                 let user = try await RTUser.logIn(withProvider: "oidc", authenticator: Self.authenticator("zed"))
                 #expect(RTUser.currentUser()?.objectId == user.objectId && user.isLinked(with: "oidc"))
                 let me = try await server.rest("GET", "/users/me", token: user.sessionToken)

@@ -1,7 +1,6 @@
 import Foundation
-import RooftopCore
-import RooftopIdentity
-import RooftopTesting
+package import RooftopCore
+package import RooftopIdentity
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -14,13 +13,16 @@ import RooftopTesting
 /// The stand-in identity provider (`Tests/Support/identity_provider.py`) on 127.0.0.1: OIDC
 /// discovery and JWKS for the `apple`, `google` and `oidc` tenants, Facebook's Graph and
 /// GitHub's `/user`, and the hooks a test uses to mint tokens, honest or hostile.
-final class StandInIdentityProvider: @unchecked Sendable {
-    let port: Int
+package final class StandInIdentityProvider: @unchecked Sendable {
+    /// Where it listens on 127.0.0.1.
+    package let port: Int
     private let process: Process
 
-    var base: String { "http://127.0.0.1:\(port)" }
+    /// Its base URL.
+    package var base: String { "http://127.0.0.1:\(port)" }
 
-    init() throws {
+    /// Starts it (bounded: 20 s) from the test Python environment.
+    package init() throws {
         guard FileManager.default.isExecutableFile(atPath: SMTPTestServer.python) else {
             throw StandInError("no Python test environment at \(SMTPTestServer.python): run ./scripts/test, which creates it")
         }
@@ -44,7 +46,7 @@ final class StandInIdentityProvider: @unchecked Sendable {
     deinit { stop() }
 
     /// Stops the process by its PID.
-    func stop() {
+    package func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
@@ -53,7 +55,7 @@ final class StandInIdentityProvider: @unchecked Sendable {
     /// Every provider pointed at this stand-in; the generic one finds its keys by discovery.
     /// The client secrets and endpoints are the browser flow's (OpenID Connect endpoints come
     /// from discovery).
-    func settings(audiences: [String] = ["client-1", "client-2"]) -> [ProviderSettings] {
+    package func settings(audiences: [String] = ["client-1", "client-2"]) -> [ProviderSettings] {
         [
             ProviderSettings(
                 name: "apple", kind: .apple, clientIds: audiences, clientSecret: "apple-secret", issuer: "\(base)/apple",
@@ -73,33 +75,34 @@ final class StandInIdentityProvider: @unchecked Sendable {
 
     /// An ID token of `tenant` minted at the test clock's `now` (seconds); `extra` adds claims,
     /// headers or an `attack`.
-    func idToken(_ tenant: String, sub: String, now: Int64, aud: String = "client-1", _ extra: [String: JSON] = [:]) async throws -> String {
+    package func idToken(_ tenant: String, sub: String, now: Int64, aud: String = "client-1", _ extra: [String: JSON] = [:]) async throws -> String {
         var spec: [String: JSON] = ["tenant": .string(tenant), "sub": .string(sub), "aud": .string(aud), "now": .number(Double(now))]
         spec.merge(extra) { $1 }
         return try await token("/control/mint", spec)
     }
 
     /// A Facebook access token for `userId` issued to `appId`.
-    func facebookToken(userId: String, appId: String = "fb-app", valid: Bool = true) async throws -> String {
+    package func facebookToken(userId: String, appId: String = "fb-app", valid: Bool = true) async throws -> String {
         try await token("/control/facebook", ["user_id": .string(userId), "app_id": .string(appId), "valid": .bool(valid), "name": "Fay"])
     }
 
     /// A GitHub access token for the numeric user `id`.
-    func githubToken(id: Int) async throws -> String {
+    package func githubToken(id: Int) async throws -> String {
         try await token("/control/github", ["id": .number(Double(id)), "login": "octo", "email": "octo@example.com"])
     }
 
     /// A new signing key for `tenant`; the old one leaves its JWKS.
-    func rotate(_ tenant: String) async throws {
+    package func rotate(_ tenant: String) async throws {
         _ = try await request("/control/rotate", ["tenant": .string(tenant)])
     }
 
     /// How often each tenant's JWKS was fetched.
-    func jwksFetches(_ tenant: String) async throws -> Int {
+    package func jwksFetches(_ tenant: String) async throws -> Int {
         try await request("/control/stats", nil)["jwks"]?[tenant]?.intValue ?? -1
     }
 
-    private func token(_ path: String, _ spec: [String: JSON]) async throws -> String {
+    /// The token a control hook mints from `spec`.
+    package func token(_ path: String, _ spec: [String: JSON]) async throws -> String {
         guard let token = try await request(path, spec)["token"]?.stringValue else { throw StandInError("no token from \(path)") }
         return token
     }
@@ -117,7 +120,9 @@ final class StandInIdentityProvider: @unchecked Sendable {
 }
 
 /// The stand-in could not start or answered nonsense.
-struct StandInError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct StandInError: Error, CustomStringConvertible {
+    /// What went wrong.
+    package let description: String
+    /// An error saying `description`.
+    package init(_ description: String) { self.description = description }
 }
