@@ -89,7 +89,7 @@ extension SDKTests {
             let installation = try String(contentsOf: dir.appendingPathComponent("installationId"), encoding: .utf8)
             #expect(head.hasPrefix("get /parse/classes/note?where=%7b%7d "))
             #expect(head.contains("x-parse-application-id: edge-app") && head.contains("x-parse-client-key: edge-key"))
-            #expect(head.contains("x-parse-installation-id: \(installation)") && head.contains("x-parse-client-version: swift0.1.0"))
+            #expect(head.contains("x-parse-installation-id: \(installation)") && head.contains("x-parse-client-version: swift\(Rooftop.version)"))
         }
 
         @Test func nonParseErrorsKeepTheStatus() async throws {
