@@ -107,7 +107,7 @@ let package = Package(
         .target(
             name: "RooftopCrypto",
             dependencies: [
-                "RooftopServices", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: server),
+                "RooftopCore", "RooftopServices", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: server),
                 .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOPosix"),
             ],
             swiftSettings: upcoming

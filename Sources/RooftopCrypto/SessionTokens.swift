@@ -1,4 +1,5 @@
 import Crypto
+import RooftopCore
 import RooftopServices
 
 /// `r:` + 32 lowercase hex digits from the system CSPRNG; stored as hex SHA-256.
@@ -20,28 +21,12 @@ package struct SessionTokens: SessionTokenSource {
     /// 32 random bytes, base64url without padding.
     package func newSecret() -> String {
         var generator = SystemRandomNumberGenerator()
-        return Self.base64URL((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     /// Base64url (unpadded) SHA-256 of the verifier's UTF-8 bytes.
     package func pkceChallenge(_ verifier: String) -> String {
-        Self.base64URL(Array(SHA256.hash(data: Array(verifier.utf8))))
-    }
-
-    /// Base64url without padding (RFC 4648 §5).
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            var value = 0
-            for (offset, byte) in chunk.enumerated() { value |= Int(byte) << (16 - 8 * offset) }
-            for position in 0...chunk.count { out.append(alphabet[(value >> (18 - 6 * position)) & 0x3F]) }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
+        Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
     }
 
     static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

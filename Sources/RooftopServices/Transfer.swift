@@ -30,13 +30,7 @@ package enum Transfer {
                 return nil
             }.sorted()
             var done = 0
-            var after: String?
-            while true {
-                var options = FindOptions()
-                options.limit = page
-                options.order = [SortKey(path: FieldPath(field: .objectId), descending: false)]
-                let query: QueryNode = after.map { .field(FieldPath(field: .objectId), .compare(.gt, .string($0))) } ?? .always
-                let objects = try await store.find(FindRequest(className: className, query: query, options: options, scope: scope))
+            try await store.forEachPage(of: className, size: page) { objects in
                 for object in objects {
                     var related: [String: JSON] = [:]
                     for field in relations {
@@ -46,8 +40,6 @@ package enum Transfer {
                 }
                 done += objects.count
                 progress(className.rawValue, done, total)
-                guard objects.count == page, let last = objects.last else { break }
-                after = last.objectId
             }
         }
         if let files { try await exportFiles(files, emit: emit, progress: progress) }

@@ -1,3 +1,5 @@
+import RooftopCore
+
 /// SHA-256 (FIPS 180-4) in plain Swift: the SDK uses Foundation only, and Foundation has no
 /// hash on Linux. Used for PKCE's S256 challenge.
 enum SHA256 {
@@ -53,24 +55,10 @@ enum PKCE {
     /// 32 random bytes from the system's generator as 43 base64url characters.
     static func randomSecret() -> String {
         var generator = SystemRandomNumberGenerator()
-        return base64URL((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     /// `BASE64URL(SHA256(verifier))`.
-    static func challenge(_ verifier: String) -> String { base64URL(SHA256.hash(Array(verifier.utf8))) }
+    static func challenge(_ verifier: String) -> String { Base64URL.encode(SHA256.hash(Array(verifier.utf8))) }
 
-    /// Base64url without padding.
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var out = ""
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            var value = 0
-            for (offset, byte) in chunk.enumerated() { value |= Int(byte) << (16 - 8 * offset) }
-            for position in 0...chunk.count { out.append(alphabet[(value >> (18 - 6 * position)) & 0x3F]) }
-            index += 3
-        }
-        return out
-    }
 }

@@ -10,18 +10,8 @@ package enum FileReferences {
     package static func referenced(in store: any DataStore) async throws -> Set<String> {
         var names: Set<String> = []
         for schema in try await store.allSchemas() {
-            let className = schema.className
-            let scope = AccessScope(classes: [className: .master])
-            var after: String?
-            while true {
-                var options = FindOptions()
-                options.limit = page
-                options.order = [SortKey(path: FieldPath(field: .objectId), descending: false)]
-                let query: QueryNode = after.map { .field(FieldPath(field: .objectId), .compare(.gt, .string($0))) } ?? .always
-                let objects = try await store.find(FindRequest(className: className, query: query, options: options, scope: scope))
+            try await store.forEachPage(of: schema.className, size: page) { objects in
                 for object in objects { collect(.object(object.fields), into: &names) }
-                guard objects.count == page, let last = objects.last else { break }
-                after = last.objectId
             }
         }
         return names
