@@ -4,8 +4,8 @@
 1. A target imports a module its Package.swift entry does not declare.
 2. The products are other than the `rooftop` executable, the SDK and the embedding library.
 3. A server target declares `public` API: between the package's own targets that is `package`
-   access; only the SDK, the Core it shares with the SDK and RooftopServer's entry point are
-   public.
+   access; only the SDK, the Core it shares with the SDK, RooftopServer's entry point and its
+   handler API (Sources/RooftopServer/Cloud) are public.
 
 SwiftPM lets a target import any module that is built before it (a dependency's dependency),
 so the manifest can silently stop telling the truth about the import graph. This compares
@@ -63,8 +63,10 @@ def main(root):
 PRODUCTS = {"rooftop", "Rooftop", "RooftopServer"}
 # Targets whose API is public: the SDK and the Core it shares with the SDK.
 PUBLIC_TARGETS = {"Rooftop", "RooftopCore"}
-# Files that may declare public API in a server target: the embedding library's entry point.
+# Files that may declare public API in a server target: the embedding library's entry point and
+# the handler API an embedding program registers its server-side logic with.
 PUBLIC_FILES = {"Sources/RooftopServer/RooftopCommandLine.swift"}
+PUBLIC_FOLDERS = ("Sources/RooftopServer/Cloud/",)
 PUBLIC_DECLARATION = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:\w+\s+)*public\s")
 
 
@@ -85,7 +87,7 @@ def check_public(root):
             for name in files:
                 file = os.path.join(folder, name)
                 relative = os.path.relpath(file, root)
-                if not name.endswith(".swift") or relative in PUBLIC_FILES:
+                if not name.endswith(".swift") or relative in PUBLIC_FILES or relative.startswith(PUBLIC_FOLDERS):
                     continue
                 with open(file, encoding="utf-8") as handle:
                     for number, line in enumerate(handle, 1):

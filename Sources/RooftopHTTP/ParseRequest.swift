@@ -1,3 +1,4 @@
+package import HTTPTypes
 package import RooftopCore
 
 /// A request as the routes see it, after keys, aliases and `_method` were dealt with.
@@ -24,6 +25,8 @@ package struct ParseRequest: Sendable {
     package var acceptLanguage: String? = nil
     /// The client's address (the socket's, or `X-Forwarded-For` through a trusted proxy).
     package var clientIP: String? = nil
+    /// The HTTP request's headers (server-side handlers see them, as Parse's `request.headers`).
+    package var headers: HTTPFields = [:]
 }
 
 extension ParseRequest {

@@ -23,11 +23,12 @@ package struct ParseResponder: HTTPResponder {
     /// Creates the responder.
     package init(
         config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, files: Files,
-        limiter: RateLimiter = .off, logger: Logger
+        functions: CloudFunctions, globalConfig: GlobalConfig, limiter: RateLimiter = .off, logger: Logger
     ) {
         self.config = config
         self.routes = ParseRoutes(
-            config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, files: files, limiter: limiter)
+            config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, files: files,
+            functions: functions, globalConfig: globalConfig, limiter: limiter)
         self.logger = logger
     }
 
@@ -77,7 +78,7 @@ package struct ParseResponder: HTTPResponder {
         var (method, body) = try await methodAndBody(request, segments: segments)
         var parseRequest = ParseRequest(
             method: method ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
-            acceptLanguage: request.headers[.acceptLanguage], clientIP: ClientInfo.current.ip)
+            acceptLanguage: request.headers[.acceptLanguage], clientIP: ClientInfo.current.ip, headers: request.headers)
         let found = method == nil ? nil : ParseRoutes.route(for: parseRequest)
         // Keys are checked unless the route is known to need none: an unknown route needs them.
         if found.map({ $0.0.access != .open }) ?? true {

@@ -20,7 +20,7 @@ extension ParseRoutes {
 
     /// What this server does, in the groups and names the Parse dashboard reads.
     static let features: JSON = [
-        "globalConfig": ["create": false, "read": false, "update": false, "delete": false],
+        "globalConfig": ["create": true, "read": true, "update": true, "delete": true],
         "hooks": ["create": false, "read": false, "update": false, "delete": false],
         "cloudCode": ["jobs": false],
         "logs": ["level": false, "size": false, "order": false, "until": false, "from": false],

@@ -9,6 +9,8 @@ struct ParseRoutes: Sendable {
     let aggregates: Aggregates
     let accounts: Accounts
     let files: Files
+    let functions: CloudFunctions
+    let globalConfig: GlobalConfig
     let limiter: RateLimiter
 
     /// Finds the route for `request` in the table, admits it and runs it.

@@ -89,6 +89,12 @@ extension ParseRoutes {
 
         Route(.post, "/batch", .client) { try await $0.batch($1) },
 
+        // Server-side logic (ParseRoutes+Cloud.swift): an embedding program's functions, and
+        // Parse Config.
+        Route(.post, "/functions/:name", .client) { try await $0.callFunction($1) },
+        Route(.get, "/config", .client) { try await $0.getConfig($1) },
+        Route(.put, "/config", .master) { try await $0.updateConfig($1) },
+
         // What the SDKs and the dashboard call: analytics (accepted, not stored) and server info.
         Route(.post, "/events/:name", .client) { try await $0.event($1) },
         Route(.get, "/serverInfo", .master) { try await $0.serverInfo($1) },

@@ -99,6 +99,7 @@ final class PostgresCacheBus: CacheBus {
         case .userSessions(let userId): ["u:" + userId]
         case .roles: ["r:"]
         case .schema: ["c:"]
+        case .config: ["g:"]
         case .everything: ["*:"]
         }
     }
@@ -111,6 +112,7 @@ final class PostgresCacheBus: CacheBus {
         case "u:": return .userSessions(userId: value)
         case "r:": return .roles
         case "c:": return .schema
+        case "g:": return .config
         case "*:": return .everything
         default: return nil
         }

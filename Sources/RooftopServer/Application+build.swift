@@ -29,14 +29,18 @@ package func buildApplication(
         referencedNames: { try await FileReferences.referenced(in: store) })
     var http = dependencies.http
     http.maxUploadSize = dependencies.files.maxUploadSize
+    let globalConfig = GlobalConfig(objects: objects)
     let responder = ParseResponder(
         config: http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
         aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts, files: files,
-        limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }), logger: dependencies.logger)
+        functions: CloudFunctions(handlers: dependencies.cloud, objects: objects, clock: clock, logger: dependencies.logger),
+        globalConfig: globalConfig, limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }),
+        logger: dependencies.logger)
     // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
     store.cacheBus.onEvent { [roles = objects.roles] event in
         await accounts.apply(event)
         if event == .roles || event == .everything { await roles.invalidate() }
+        if event == .config || event == .everything { globalConfig.invalidate() }
     }
     // Slow clients (a head sent byte by byte, a declared body never sent, a silent connection)
     // are closed by Hummingbird's idle timer rather than held for ever.

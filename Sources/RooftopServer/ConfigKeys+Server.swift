@@ -96,6 +96,11 @@ extension ServerConfiguration {
                 + "Rooftop's own option",
             valid: { $0 >= 0 }, problem: "must be 0 (wait) or seconds"),
         .int(
+            "handlerTimeout", \.handlerTimeout,
+            "seconds an embedding program's cloud function may run before its request fails with 124 (the handler is cancelled); a "
+                + "function's own `timeout` wins. See [server-logic.md](server-logic.md). Rooftop's own option",
+            valid: { $0 > 0 }, problem: "must be a positive number of seconds"),
+        .int(
             "metricsPort", \.metricsPort,
             "a second port serving Prometheus metrics at `/metrics` (requests by route and status, latency, sign-ups, logins, "
                 + "failed logins, rate-limit refusals, the mail queue); `0` turns them off. Rooftop's own option "

@@ -35,6 +35,8 @@ package struct Dependencies: Sendable {
     package var fileStore: (any FileStore)? = nil
     /// Who may upload which files, and how large.
     package var files = FilesConfiguration()
+    /// The embedding program's server-side handlers (functions); none for `rooftop` itself.
+    package var cloud = CloudHandlers()
 
     /// Dependencies with the wall clock and hourly maintenance.
     package init(

@@ -44,3 +44,17 @@ public enum RooftopCommandLine {
         }
     }
 }
+
+extension RooftopCommandLine {
+    /// Runs the command the process's arguments name with `cloud`'s handlers, then exits the
+    /// process with its status: the `main` of a program that adds server-side logic.
+    public static func main(cloud: CloudCode) async {
+        await main(Array(CommandLine.arguments.dropFirst()), cloud: cloud)
+    }
+
+    /// Runs the command `arguments` name with `cloud`'s handlers, then exits the process.
+    public static func main(_ arguments: [String], cloud: CloudCode) async {
+        let status = await CloudCode.$current.withValue(cloud) { await run(arguments) }
+        exit(status)
+    }
+}

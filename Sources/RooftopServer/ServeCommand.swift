@@ -40,6 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
         dependencies.fileStore = try Database.fileStore(configuration, store: database.store)
         dependencies.files = configuration.files
         dependencies.auth = configuration.auth
+        // The embedding program's handlers (RooftopCommandLine.main(cloud:)); none for `rooftop`.
+        dependencies.cloud = CloudCode.current.handlers
+        dependencies.cloud.timeout = .seconds(configuration.handlerTimeout)
         let config = configuration
         let app = buildApplication(dependencies, host: configuration.host, port: configuration.port) { port in
             KeyFile.printBanner(config, keys: keys, port: port)

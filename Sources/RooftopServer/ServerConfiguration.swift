@@ -32,6 +32,9 @@ package struct ServerConfiguration: Sendable {
     /// Seconds a stop (SIGTERM/SIGINT) waits for in-flight requests before closing their
     /// connections; 0 waits as long as they take.
     package var gracefulShutdownTimeout = 30
+    /// Seconds a server-side handler (function, trigger) may run before its request fails
+    /// (124), unless it set its own limit.
+    package var handlerTimeout = 30
     /// Prometheus metrics on their own port; 0 is off.
     package var metricsPort = 0
     /// Where the metrics port listens.

@@ -10,6 +10,8 @@ package enum CacheEvent: Sendable, Equatable {
     case roles
     /// A class's schema changed.
     case schema
+    /// Parse Config's values changed.
+    case config
     /// Events may have been missed (the bus reconnected): drop every cache.
     case everything
 }

@@ -64,7 +64,8 @@ import Testing
             #expect(info.json["features"]?["push"]?["immediatePush"] == false)
             #expect(info.json["features"]?["schemas"]?["addField"] == true)
             #expect(info.json["features"]?["schemas"]?["editClassLevelPermissions"] == true)
-            #expect(info.json["features"]?["globalConfig"]?["read"] == false)
+            #expect(info.json["features"]?["globalConfig"]?["read"] == true)
+            #expect(info.json["features"]?["cloudCode"]?["jobs"] == false)
         }
     }
 }

@@ -158,3 +158,16 @@ import Testing
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
     }
 }
+
+extension MultiNodeTests {
+    /// Parse Config is cached per node; a change on one node reaches the other's cache at once.
+    @Test func configChangesReachTheOtherNode() async throws {
+        try await withCluster { cluster in
+            let first = #"{"params":{"motd":"one"}}"#
+            #expect(try await cluster.call(0, "PUT", "/config", body: first, master: true).0 == 200)
+            #expect(try await cluster.call(1, "GET", "/config").1 == ["params": ["motd": "one"]])  // node 1 caches it
+            #expect(try await cluster.call(0, "PUT", "/config", body: #"{"params":{"motd":"two"}}"#, master: true).0 == 200)
+            try await waitUntil(.seconds(1)) { try await cluster.call(1, "GET", "/config").1 == ["params": ["motd": "two"]] }
+        }
+    }
+}

@@ -43,7 +43,7 @@ final class SDKServer: Sendable {
 
     static func start(
         accounts: AccountsConfiguration = AccountsConfiguration(), configure: (inout ServicesConfiguration) -> Void = { _ in },
-        auth: [ProviderSettings] = []
+        auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode()
     ) async throws -> SDKServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-sdk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -63,6 +63,7 @@ final class SDKServer: Sendable {
             store: opened.store, services: services, http: HTTPConfiguration(appId: sdkAppId, masterKey: sdkMasterKey), accounts: accounts,
             passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), mail: mail, logger: logger)
         dependencies.auth = auth
+        dependencies.cloud = cloud.handlers
         dependencies.fileStore = opened.files
         let app = buildApplication(dependencies, host: "127.0.0.1", port: port) { port in continuation.yield(port) }
         let task = Task {
@@ -124,9 +125,9 @@ var parseDefaults: AccountsConfiguration {
 /// Runs `body` with the SDK initialized against a fresh server and a fresh storage directory.
 func withSDK(
     accounts: AccountsConfiguration = parseDefaults, configure: (inout ServicesConfiguration) -> Void = { _ in },
-    auth: [ProviderSettings] = [], _ body: (SDKServer, URL) async throws -> Void
+    auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), _ body: (SDKServer, URL) async throws -> Void
 ) async throws {
-    let server = try await SDKServer.start(accounts: accounts, configure: configure, auth: auth)
+    let server = try await SDKServer.start(accounts: accounts, configure: configure, auth: auth, cloud: cloud)
     let storage = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-sdk-storage-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: storage) }
     Rooftop.initialize(with: sdkConfiguration(server, storage: storage))

@@ -10,6 +10,7 @@ final class RTClient: @unchecked Sendable {
     private var defaultACLSetting: (acl: RTACL, forCurrentUser: Bool)?
     private var automaticUser = false
     private var currentInstallation: RTInstallation?
+    private var config: RTConfig?
 
     init(configuration: RTConfiguration) {
         self.configuration = configuration
@@ -53,6 +54,12 @@ final class RTClient: @unchecked Sendable {
             currentInstallation = made
             return made
         }
+    }
+
+    /// The Parse Config fetched last, in memory.
+    var lastConfig: RTConfig? {
+        get { lock.withLock { config } }
+        set { lock.withLock { config = newValue } }
     }
 
     var automaticUserEnabled: Bool {

@@ -65,6 +65,10 @@ extension ParseError.Code {
     package static let fileSaveError = Self(130)
     /// 153: a file could not be deleted (there is no such file).
     package static let fileDeleteError = Self(153)
+    /// 124: a server-side handler took longer than its time limit.
+    public static let timeout = Self(124)
+    /// 141: a cloud function or trigger failed, or there is no such function.
+    public static let scriptFailed = Self(141)
     /// 123: a malformed ACL.
     public static let invalidACL = Self(123)
     /// 125: an invalid email address.

@@ -38,6 +38,8 @@ public struct ClassName: Hashable, Sendable, CustomStringConvertible {
     public static let audit = ClassName(trusted: "_Audit")
     /// `_Installation`.
     public static let installation = ClassName(trusted: "_Installation")
+    /// `_GlobalConfig`: Parse Config's values (one object, id `1`).
+    public static let globalConfig = ClassName(trusted: "_GlobalConfig")
 
     /// Whether `name` is a user class name or a known system class.
     public static func isValid(_ name: String) -> Bool {
