@@ -97,6 +97,13 @@ package struct ParseResponder: HTTPResponder {
         if route.method == .get || route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
         parseRequest.body = body
         try await routes.check(parseRequest, against: route)
+        // Triggers deep in the use cases read who is calling from here; without any, nothing is
+        // collected (the headers' copy would cost every request).
+        guard !routes.objects.triggers.isEmpty else { return try await run(route, parseRequest, request) }
+        return try await CloudCaller.$current.withValue(ParseRoutes.caller(of: parseRequest)) { try await run(route, parseRequest, request) }
+    }
+
+    private func run(_ route: Route, _ parseRequest: ParseRequest, _ request: Request) async throws -> Response {
         switch route.handler {
         case .api(let handler): return response(try await handler(routes, parseRequest), to: request)
         case .raw(let handler): return try await handler(routes, parseRequest, request)

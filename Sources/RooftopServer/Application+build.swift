@@ -14,7 +14,9 @@ package func buildApplication(
 ) -> some ApplicationProtocol {
     let store = dependencies.store
     let clock = dependencies.clock
-    let objects = Objects(store: store, config: dependencies.services, clock: { clock.now() })
+    var objects = Objects(store: store, config: dependencies.services, clock: { clock.now() })
+    // Before the account use cases take their copy: their writes run the same triggers.
+    objects.triggers = TriggerRunner(dependencies.cloud, clock: clock, logger: dependencies.logger)
     var accountsConfig = dependencies.accounts
     // The application id is a context-specific word no password may be (the app's name comes
     // with the mail settings).

@@ -8,6 +8,12 @@ extension Objects {
     /// Listing 50 objects spent half its CPU parsing stored documents into `JSON` and writing
     /// them back out unchanged (docs/benchmarks.md, profile of `list`).
     package func findBody(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> [UInt8] {
+        if hasFindTriggers(className) {
+            let found = try await find(className, params: params, principal: principal)
+            var answer: [String: JSON] = ["results": .array(found.results)]
+            answer["count"] = found.count.map { .number(Double($0)) }
+            return JSONWriter.bytes(.object(answer))
+        }
         let prepared = try await prepareFind(className, params: params, principal: principal)
         var out: [UInt8] = []
         out.reserveCapacity(4096)
@@ -40,6 +46,7 @@ extension Objects {
 
     /// `GET /classes/:className/:objectId`'s body, spliced from the stored text as `findBody`.
     package func getBody(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> [UInt8] {
+        if hasFindTriggers(className) { return JSONWriter.bytes(try await get(className, objectId: objectId, params: params, principal: principal)) }
         let (request, schema) = try await prepareGet(className, objectId: objectId, params: params, principal: principal)
         guard Objects.canSplice(schema, options: request.options) else {
             return JSONWriter.bytes(try await renderedGet(request, schema: schema, principal: principal))

@@ -12,10 +12,12 @@ extension Objects {
 
     /// Runs a query (`GET /classes/:className`).
     package func find(_ className: ClassName, params: [String: JSON], principal: Principal) async throws -> FindResult {
+        let params = try await beforeFind(className, objectId: nil, params: params, principal: principal)
         let prepared = try await prepareFind(className, params: params, principal: principal)
         guard let (request, schema) = prepared.query else { return FindResult(results: [], count: prepared.count) }
         let objects = try await store.find(request)
         let rendered = try await render(objects, schema: schema, options: request.options, principal: principal)
+        await afterFind(className, objectId: nil, params: params, results: rendered, principal: principal)
         return FindResult(results: rendered, count: prepared.count)
     }
 
@@ -50,8 +52,17 @@ extension Objects {
 
     /// Gets one object (`GET /classes/:className/:objectId`); 101 if missing or unreadable.
     package func get(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> JSON {
-        let (request, schema) = try await prepareGet(className, objectId: objectId, params: params, principal: principal)
-        return try await renderedGet(request, schema: schema, principal: principal)
+        var params = try await beforeFind(className, objectId: objectId, params: params, principal: principal)
+        // A before-find trigger's `where` narrows a get too (a get takes no `where` of its own).
+        var pin: QueryNode?
+        if let condition = params.removeValue(forKey: "where") {
+            try checkReadClassAccess(className, principal: principal)
+            pin = try QueryNode.parse(where: condition, limits: config.queryLimits)
+        }
+        let (request, schema) = try await prepareGet(className, objectId: objectId, params: params, principal: principal, pin: pin)
+        let object = try await renderedGet(request, schema: schema, principal: principal)
+        await afterFind(className, objectId: objectId, params: params, results: [object], principal: principal)
+        return object
     }
 
     /// A prepared get, read and rendered; 101 if nothing came back.

@@ -8,6 +8,8 @@ package struct Objects: Sendable {
     let clock: @Sendable () -> ParseDate
     /// Resolves users' roles; its cache is cleared on every `_Role` write.
     package let roles: RoleResolver
+    /// The embedding program's triggers, run around every object write and read.
+    package var triggers = TriggerRunner()
 
     /// Creates the use cases over a store.
     package init(store: any DataStore, config: ServicesConfiguration, clock: @escaping @Sendable () -> ParseDate) {
@@ -65,11 +67,13 @@ package struct Objects: Sendable {
     /// A create whose class the caller may write, as a use case with its own rules (installations)
     /// has decided: class-level permissions, ACLs and schema rules still apply.
     func planAdmittedCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
+        // The trigger's changes are checked below exactly as the client's own.
+        let changes = try await beforeSave(className, objectId: nil, body: body, principal: principal)
         let schema = try await store.schema(className)
         // Permission first, so a caller who may not create learns nothing of required fields.
         if let schema { _ = try AccessPolicy.check(.create, on: className, clp: schema.clp, principal: principal) }
         // Defaults join the body before it is parsed, so they are checked like any value.
-        let body = try schema.map { s throws(ParseError) in try s.applyingFieldOptions(toCreate: body) } ?? body
+        let body = try schema.map { s throws(ParseError) in try s.applyingFieldOptions(toCreate: changes) } ?? changes
         var write = try ObjectWrite(body: body, isCreate: true)
         if className == .role { try RoleRules.validate(write, isCreate: true) }
         if className == .user { try Objects.refuseAccountFields(write) }
@@ -110,12 +114,14 @@ package struct Objects: Sendable {
     /// when a `_Role` changes.
     func writeGroup(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
         let touchesRoles = operations.contains { $0.className == .role }
+        let originals = triggers.isEmpty ? [:] : try await originalsForAfterTriggers(operations)
         do {
             let outcomes = try await store.write(operations)
             if touchesRoles {
                 await roles.invalidate()
                 await store.cacheBus.publish(.roles)
             }
+            if !triggers.isEmpty { await afterTriggers(operations, originals: originals) }
             return outcomes
         } catch let error as StorageError {
             if error.duplicateField != nil { throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided") }
@@ -138,6 +144,7 @@ package struct Objects: Sendable {
 
     /// An update whose class the caller may write, as `planAdmittedCreate`.
     func planAdmittedUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
+        let body = try await beforeSave(className, objectId: objectId, body: body, principal: principal)
         var write = try ObjectWrite(body: body, isCreate: false)
         if className == .role { try RoleRules.validate(write, isCreate: false) }
         if className == .user { try Objects.refuseAccountFields(write) }
@@ -162,6 +169,7 @@ package struct Objects: Sendable {
         try checkClassAccess(className, principal: principal)
         guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
         let decision = try AccessPolicy.check(.delete, on: className, clp: schema.clp, principal: principal)
+        try await beforeDelete(className, objectId: objectId, principal: principal)
         return .delete(className: className, objectId: objectId, access: writeAccess(decision, principal))
     }
 

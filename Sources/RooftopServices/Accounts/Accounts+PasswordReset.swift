@@ -14,8 +14,13 @@ extension Accounts {
         try AccountInput.refuseNUL(email, .email)
         guard email.utf8.count <= 254 else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
         if config.resetPasswordSuccessOnInvalidEmail {
+            // The trigger runs with the rest, after the answer: a refusal sends no mail but
+            // cannot show in an answer that must not tell known addresses from unknown ones.
+            let caller = CloudCaller.current
             background.start("password reset") {
-                if let user = try await passwordResetCandidate(email) { try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage) }
+                guard let user = try await passwordResetCandidate(email) else { return }
+                try await CloudCaller.$current.withValue(caller) { try await loginTrigger(.beforePasswordResetRequest, user) }
+                try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage)
             }
             return
         }
@@ -23,6 +28,7 @@ extension Accounts {
         guard let user = try await passwordResetCandidate(email) else {
             throw ParseError(.objectNotFound, "A user with that email does not exist.")
         }
+        try await loginTrigger(.beforePasswordResetRequest, user)
         background.start("password reset") { try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage) }
     }
 

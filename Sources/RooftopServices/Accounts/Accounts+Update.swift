@@ -11,7 +11,8 @@ extension Accounts {
     ) async throws -> [String: JSON] {
         try checkSelf(userId, principal)
         try AccountInput.refuseDottedAccountKeys(body)
-        var fields = body
+        let original = await userBeforeWrite(userId, for: .afterSave)
+        var fields = try await beforeUserSave(body, userId: userId, principal: principal)
         let username = try Self.takeString(&fields, "username")
         let email = try Self.takeString(&fields, "email")
         let password = try Self.takeString(&fields, "password")
@@ -80,6 +81,7 @@ extension Accounts {
             }
         }
         if let verifyToken, let user = try await user(userId) { await sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
+        await afterUserSave(userId, original: original, principal: principal)
         guard let first = outcomes.first else { throw ParseError.internalError }
         var answer = try Objects.response(to: first)
         if let newToken { answer["sessionToken"] = .string(newToken) }
@@ -91,10 +93,13 @@ extension Accounts {
         try checkSelf(userId, principal)
         let schema = try await objects.store.schema(.user)
         let decision = try AccessPolicy.check(.delete, on: .user, clp: schema?.clp ?? .open, principal: principal)
+        try await objects.beforeDelete(.user, objectId: userId, principal: principal)
+        let original = await userBeforeWrite(userId, for: .afterDelete)
         var operations: [WriteOperation] = [.delete(className: .user, objectId: userId, access: objects.writeAccess(decision, principal))]
         operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
         _ = try await writeAccountGroup(operations)
         await forget(.userSessions(userId: userId))
+        if let original { _ = try? await objects.runTrigger(.afterDelete, .user, objectId: userId, object: original, principal: principal) }
     }
 
     /// Parse answers 206 when someone else's user object is changed.

@@ -134,7 +134,8 @@ package struct Accounts: Sendable {
         body: [String: JSON], installationId: String?, acceptLanguage: String? = nil, verified: [VerifiedIdentity]? = nil
     ) async throws -> SignUpResult {
         try AccountInput.refuseDottedAccountKeys(body)
-        var fields = body
+        let principal = CloudCaller.current.principal
+        var fields = try await beforeUserSave(body, userId: nil, principal: principal)
         var identities: [(provider: String, id: String, data: JSON)] = []
         if let verified {
             identities = verified.map { ($0.provider, $0.subject, AuthProviders.storedData($0)) }
@@ -221,6 +222,7 @@ package struct Accounts: Sendable {
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
         await audit.record(.signup, userId: user.objectId, detail: identities.first?.provider)
+        await afterUserSave(user.objectId, original: nil, principal: principal)
         if let verifyToken { await sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
         if verifyToken != nil && config.preventSignupWithUnverifiedEmail { throw Self.emailNotVerified }
         return SignUpResult(user: user, sessionToken: token, created: true)
@@ -228,8 +230,10 @@ package struct Accounts: Sendable {
 
     /// A login through `authData` that named an existing user (sign-up answers 200 then).
     func logIn(_ user: StoredObject, provider: String, installationId: String?) async throws -> SignUpResult {
+        try await loginTrigger(.beforeLogin, user)
         let token = try await openSession(for: user, action: "login", provider: provider, installationId: installationId)
         await audit.record(.login, userId: user.objectId, detail: provider)
+        try await loginTrigger(.afterLogin, user)
         return SignUpResult(user: user, sessionToken: token, created: false)
     }
 
@@ -305,8 +309,10 @@ package struct Accounts: Sendable {
     /// an account exists.
     package func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
         let user = try await checkCredentials(params)
+        try await loginTrigger(.beforeLogin, user)
         let token = try await openSession(for: user, action: "login", provider: "password", installationId: installationId)
         await audit.record(.login, userId: user.objectId, detail: "password")
+        try await loginTrigger(.afterLogin, user)
         return (user, token)
     }
 
@@ -399,6 +405,7 @@ package struct Accounts: Sendable {
         _ = try? await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
         await forget(.sessionToken(digest: tokens.digest(token)))
         await audit.record(.logout, userId: userId)
+        await afterLogoutTrigger(sessionId: sessionId, userId: userId)
     }
 
     static let invalidToken = ParseError(.invalidSessionToken, "Invalid session token")

@@ -59,6 +59,8 @@ package struct CloudFunction: Sendable {
 package struct CloudHandlers: Sendable {
     /// Functions by name.
     package var functions: [String: CloudFunction] = [:]
+    /// Triggers by kind and class.
+    package var triggers: [TriggerKey: CloudTrigger] = [:]
     /// How long a handler without its own limit may run before its request fails (124).
     package var timeout: Duration = .seconds(30)
 

@@ -1,0 +1,137 @@
+package import RooftopCore
+import RooftopStorage
+
+/// Where the object use cases call the embedding program's triggers. Every object write of every
+/// route passes here (direct, `_method`, `/batch`, transactions, installations, handlers' own
+/// writes), so a trigger cannot be gone around by choosing another route.
+extension Objects {
+    /// The caller as the current request describes it, acting with `principal`.
+    func triggerCaller(_ principal: Principal) -> CloudCaller {
+        var caller = CloudCaller.current
+        caller.principal = principal
+        return caller
+    }
+
+    /// The object as `principal` may read it (nil when it does not exist or is not readable),
+    /// without running find triggers.
+    func storedForTrigger(_ className: ClassName, _ objectId: String, principal: Principal) async throws -> [String: JSON]? {
+        do {
+            let (request, schema) = try await prepareGet(className, objectId: objectId, params: [:], principal: principal, pin: .always)
+            return try await renderedGet(request, schema: schema, principal: principal).objectValue
+        } catch let error as ParseError where error.code == .objectNotFound {
+            return nil
+        }
+    }
+
+    /// The stored object for a trigger about an existing one: 101 when the caller may not read
+    /// it (as Parse, which looks the object up with the caller's rights first), else the object
+    /// as the master key reads it.
+    func originalForTrigger(_ className: ClassName, _ objectId: String, principal: Principal) async throws -> [String: JSON] {
+        guard try await storedForTrigger(className, objectId, principal: principal) != nil,
+            let original = try await storedForTrigger(className, objectId, principal: .master)
+        else { throw ParseError.objectNotFound }
+        return original
+    }
+
+    /// The body a before-save trigger leaves (the client's own when there is none).
+    func beforeSave(_ className: ClassName, objectId: String?, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
+        guard triggers.has(.beforeSave, className) else { return body }
+        var original: [String: JSON]?
+        if let objectId { original = try await originalForTrigger(className, objectId, principal: principal) }
+        let event = TriggerEvent(
+            kind: .beforeSave, className: className, objectId: objectId, object: body, original: original, caller: triggerCaller(principal),
+            objects: self)
+        return try await triggers.run(event)
+    }
+
+    /// Runs the before-delete trigger, which may refuse.
+    func beforeDelete(_ className: ClassName, objectId: String, principal: Principal) async throws {
+        guard triggers.has(.beforeDelete, className) else { return }
+        let object = try await originalForTrigger(className, objectId, principal: principal)
+        _ = try await triggers.run(
+            TriggerEvent(kind: .beforeDelete, className: className, objectId: objectId, object: object, caller: triggerCaller(.master), objects: self)
+                .acting(principal))
+    }
+
+    /// Before a write: the stored objects that after-triggers will be told about (an update's
+    /// previous state, a deleted object), by class and id.
+    func originalsForAfterTriggers(_ operations: [WriteOperation]) async throws -> [String: [String: JSON]] {
+        var originals: [String: [String: JSON]] = [:]
+        for operation in operations {
+            switch operation {
+            case .update(let className, let id, _, _, _, _) where triggers.has(.afterSave, className),
+                .delete(let className, let id, _) where triggers.has(.afterDelete, className):
+                originals[className.rawValue + "/" + id] = try await storedForTrigger(className, id, principal: .master)
+            default: break
+            }
+        }
+        return originals
+    }
+
+    /// After a write: each written object's after-save or after-delete trigger, in order.
+    func afterTriggers(_ operations: [WriteOperation], originals: [String: [String: JSON]]) async {
+        let caller = CloudCaller.current
+        for operation in operations {
+            let key = operation.className.rawValue + "/" + operation.objectId
+            var event: TriggerEvent
+            switch operation {
+            case .insert(let className, let id, _, _, _), .update(let className, let id, _, _, _, _):
+                guard triggers.has(.afterSave, className) else { continue }
+                let object = (try? await storedForTrigger(className, id, principal: .master)) ?? nil
+                event = TriggerEvent(
+                    kind: .afterSave, className: className, objectId: id, object: object ?? [:], original: originals[key], caller: caller,
+                    objects: self)
+            case .delete(let className, let id, _):
+                guard triggers.has(.afterDelete, className) else { continue }
+                event = TriggerEvent(
+                    kind: .afterDelete, className: className, objectId: id, object: originals[key] ?? ["objectId": .string(id)], caller: caller,
+                    objects: self)
+            }
+            _ = try? await triggers.run(event)
+        }
+    }
+
+    /// Whether a find trigger must see this class's reads (they then take the rendered path).
+    func hasFindTriggers(_ className: ClassName) -> Bool {
+        !triggers.isEmpty && (triggers.has(.beforeFind, className) || triggers.has(.afterFind, className))
+    }
+
+    /// The query parameters a before-find trigger leaves; it may refuse the read.
+    func beforeFind(_ className: ClassName, objectId: String?, params: [String: JSON], principal: Principal) async throws -> [String: JSON] {
+        guard triggers.has(.beforeFind, className) else { return params }
+        return try await triggers.run(
+            TriggerEvent(
+                kind: .beforeFind, className: className, objectId: objectId, object: params, caller: triggerCaller(principal), objects: self))
+    }
+
+    /// Tells the after-find trigger what the caller gets; it cannot change the answer.
+    func afterFind(_ className: ClassName, objectId: String?, params: [String: JSON], results: [JSON], principal: Principal) async {
+        guard triggers.has(.afterFind, className) else { return }
+        var event = TriggerEvent(
+            kind: .afterFind, className: className, objectId: objectId, object: params, caller: triggerCaller(principal), objects: self)
+        event.results = results
+        _ = try? await triggers.run(event)
+    }
+
+    /// Runs `kind` for `className` with `object` (the account use cases' triggers: logins, a
+    /// user's own saves).
+    package func runTrigger(
+        _ kind: TriggerKind, _ className: ClassName, objectId: String?, object: [String: JSON], original: [String: JSON]? = nil,
+        principal: Principal
+    ) async throws -> [String: JSON] {
+        guard triggers.has(kind, className) else { return object }
+        return try await triggers.run(
+            TriggerEvent(
+                kind: kind, className: className, objectId: objectId, object: object, original: original, caller: triggerCaller(principal),
+                objects: self))
+    }
+}
+
+extension TriggerEvent {
+    /// The event with the caller acting as `principal`.
+    func acting(_ principal: Principal) -> TriggerEvent {
+        var event = self
+        event.caller.principal = principal
+        return event
+    }
+}
