@@ -23,12 +23,12 @@ package struct ParseResponder: HTTPResponder {
     /// Creates the responder.
     package init(
         config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, files: Files,
-        functions: CloudFunctions, globalConfig: GlobalConfig, limiter: RateLimiter = .off, logger: Logger
+        functions: CloudFunctions, jobs: JobRunner, globalConfig: GlobalConfig, limiter: RateLimiter = .off, logger: Logger
     ) {
         self.config = config
         self.routes = ParseRoutes(
             config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, files: files,
-            functions: functions, globalConfig: globalConfig, limiter: limiter)
+            functions: functions, jobs: jobs, globalConfig: globalConfig, limiter: limiter)
         self.logger = logger
     }
 

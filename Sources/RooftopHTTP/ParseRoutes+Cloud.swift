@@ -11,6 +11,16 @@ extension ParseRoutes {
         return ParseResponse(body: ["result": result])
     }
 
+    /// `POST /jobs/:name` and `POST /jobs` with `jobName` (master key): starts the job in the
+    /// background and answers at once, `{}` with the run's `_JobStatus` id in
+    /// `X-Parse-Job-Status-Id`, as Parse.
+    func startJob(_ request: ParseRequest) async throws -> ParseResponse {
+        var params = request.body
+        let name = request.pathParameters["name"] ?? params.removeValue(forKey: "jobName")?.stringValue ?? ""
+        let statusId = try await jobs.start(name, params: params)
+        return ParseResponse(body: [:], headers: [("X-Parse-Job-Status-Id", statusId)])
+    }
+
     /// `GET /config`: `{"params": …}`; master-only values for the master key alone.
     func getConfig(_ request: ParseRequest) async throws -> ParseResponse {
         ParseResponse(body: try await globalConfig.answer(isMaster: request.principal.isMaster))

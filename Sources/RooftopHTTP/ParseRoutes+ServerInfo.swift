@@ -22,7 +22,7 @@ extension ParseRoutes {
     static let features: JSON = [
         "globalConfig": ["create": true, "read": true, "update": true, "delete": true],
         "hooks": ["create": false, "read": false, "update": false, "delete": false],
-        "cloudCode": ["jobs": false],
+        "cloudCode": ["jobs": true],
         "logs": ["level": false, "size": false, "order": false, "until": false, "from": false],
         "push": ["immediatePush": false, "scheduledPush": false, "storedPushData": false, "pushAudiences": false, "localization": false],
         "schemas": [

@@ -10,6 +10,7 @@ struct ParseRoutes: Sendable {
     let accounts: Accounts
     let files: Files
     let functions: CloudFunctions
+    let jobs: JobRunner
     let globalConfig: GlobalConfig
     let limiter: RateLimiter
 

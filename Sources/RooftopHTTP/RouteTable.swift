@@ -92,6 +92,8 @@ extension ParseRoutes {
         // Server-side logic (ParseRoutes+Cloud.swift): an embedding program's functions, and
         // Parse Config.
         Route(.post, "/functions/:name", .client) { try await $0.callFunction($1) },
+        Route(.post, "/jobs", .master) { try await $0.startJob($1) },
+        Route(.post, "/jobs/:name", .master) { try await $0.startJob($1) },
         Route(.get, "/config", .client) { try await $0.getConfig($1) },
         Route(.put, "/config", .master) { try await $0.updateConfig($1) },
 

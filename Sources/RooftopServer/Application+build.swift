@@ -32,10 +32,11 @@ package func buildApplication(
     var http = dependencies.http
     http.maxUploadSize = dependencies.files.maxUploadSize
     let globalConfig = GlobalConfig(objects: objects)
+    let jobs = JobRunner(dependencies.cloud, objects: objects, clock: clock, logger: dependencies.logger)
     let responder = ParseResponder(
         config: http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
         aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts, files: files,
-        functions: CloudFunctions(handlers: dependencies.cloud, objects: objects, clock: clock, logger: dependencies.logger),
+        functions: CloudFunctions(handlers: dependencies.cloud, objects: objects, clock: clock, logger: dependencies.logger), jobs: jobs,
         globalConfig: globalConfig, limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }),
         logger: dependencies.logger)
     // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
@@ -55,6 +56,6 @@ package func buildApplication(
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: dependencies.logger)
     app.addServices(
-        Maintenance(accounts: accounts, store: store, clock: clock, interval: dependencies.maintenanceInterval, logger: dependencies.logger))
+        Maintenance(accounts: accounts, store: store, clock: clock, interval: dependencies.maintenanceInterval, logger: dependencies.logger), jobs)
     return app
 }

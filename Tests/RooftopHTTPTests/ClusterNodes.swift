@@ -34,16 +34,17 @@ final class ClusterNodes: Sendable {
 
     /// A server on `store` at a free loopback port, once it listens: the port and its task.
     static func serve(
-        _ store: any DataStore, accounts: AccountsConfiguration = AccountsConfiguration(),
-        configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
+        _ store: any DataStore, accounts: AccountsConfiguration = AccountsConfiguration(), cloud: CloudCode = CloudCode(),
+        clock: any ServerClock = WallClock(), configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
     ) async throws -> (port: Int, task: Task<Void, any Error>) {
         let (services, http) = testConfiguration(configure)
         var logger = Logger(label: "node")
         logger.logLevel = .critical
         let (running, continuation) = AsyncStream<Int>.makeStream()
-        let dependencies = Dependencies(
+        var dependencies = Dependencies(
             store: store, services: services, http: http, accounts: accounts, passwords: BcryptPasswordHasher(cost: 4),
-            tokens: SessionTokens(), logger: logger)
+            tokens: SessionTokens(), clock: clock, logger: logger)
+        dependencies.cloud = cloud.handlers
         let app = buildApplication(dependencies, host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
         var port = 0
@@ -58,13 +59,14 @@ final class ClusterNodes: Sendable {
     /// database statement.
     static func start(
         count: Int = 2, timeout: Duration = .seconds(10), accounts: AccountsConfiguration = AccountsConfiguration(),
+        cloud: CloudCode = CloudCode(), clock: any ServerClock = WallClock(),
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
     ) async throws -> ClusterNodes {
         let url = try await TestStores.freshPostgresDatabase()
         var nodes: [Node] = []
         for _ in 0..<count {
             let (store, storeTask) = try await TestStores.postgres(url: url, timeout: timeout)
-            let (port, appTask) = try await serve(store, accounts: accounts, configure: configure)
+            let (port, appTask) = try await serve(store, accounts: accounts, cloud: cloud, clock: clock, configure: configure)
             nodes.append(Node(port: port, store: store, tasks: [appTask, storeTask]))
         }
         // Both listeners up, so no invalidation is sent before someone hears it.

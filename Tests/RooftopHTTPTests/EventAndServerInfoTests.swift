@@ -65,7 +65,7 @@ import Testing
             #expect(info.json["features"]?["schemas"]?["addField"] == true)
             #expect(info.json["features"]?["schemas"]?["editClassLevelPermissions"] == true)
             #expect(info.json["features"]?["globalConfig"]?["read"] == true)
-            #expect(info.json["features"]?["cloudCode"]?["jobs"] == false)
+            #expect(info.json["features"]?["cloudCode"]?["jobs"] == true)
         }
     }
 }

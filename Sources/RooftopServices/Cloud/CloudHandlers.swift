@@ -61,6 +61,8 @@ package struct CloudHandlers: Sendable {
     package var functions: [String: CloudFunction] = [:]
     /// Triggers by kind and class.
     package var triggers: [TriggerKey: CloudTrigger] = [:]
+    /// Background jobs by name.
+    package var jobs: [String: CloudJob] = [:]
     /// How long a handler without its own limit may run before its request fails (124).
     package var timeout: Duration = .seconds(30)
 
