@@ -125,6 +125,15 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Fenced: outbound webhook calls (async-http-client), behind RooftopServices' port.
+        .target(
+            name: "RooftopWebhooks",
+            dependencies: [
+                "RooftopServices", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server), nio("NIOCore"),
+                nio("NIOHTTP1"),
+            ],
+            swiftSettings: upcoming
+        ),
         // The route table, the one error renderer and the hosted pages: HTTP over the use cases,
         // without Storage or Mail.
         .target(
@@ -142,7 +151,8 @@ let package = Package(
             name: "RooftopServer",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
-                "RooftopMail", "RooftopIdentity", "RooftopS3", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                "RooftopMail", "RooftopIdentity", "RooftopS3", "RooftopWebhooks",
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),

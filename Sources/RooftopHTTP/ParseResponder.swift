@@ -23,12 +23,13 @@ package struct ParseResponder: HTTPResponder {
     /// Creates the responder.
     package init(
         config: HTTPConfiguration, objects: Objects, schemas: Schemas, aggregates: Aggregates, accounts: Accounts, files: Files,
-        functions: CloudFunctions, jobs: JobRunner, globalConfig: GlobalConfig, limiter: RateLimiter = .off, logger: Logger
+        functions: CloudFunctions, jobs: JobRunner, webhooks: WebhookRegistry, globalConfig: GlobalConfig, limiter: RateLimiter = .off,
+        logger: Logger
     ) {
         self.config = config
         self.routes = ParseRoutes(
             config: config, objects: objects, schemaService: schemas, aggregates: aggregates, accounts: accounts, files: files,
-            functions: functions, jobs: jobs, globalConfig: globalConfig, limiter: limiter)
+            functions: functions, jobs: jobs, webhooks: webhooks, globalConfig: globalConfig, limiter: limiter)
         self.logger = logger
     }
 
@@ -99,7 +100,7 @@ package struct ParseResponder: HTTPResponder {
         try await routes.check(parseRequest, against: route)
         // Triggers deep in the use cases read who is calling from here; without any, nothing is
         // collected (the headers' copy would cost every request).
-        guard !routes.objects.triggers.isEmpty else { return try await run(route, parseRequest, request) }
+        guard await !routes.objects.triggers.isEmpty || !routes.functions.isEmpty else { return try await run(route, parseRequest, request) }
         return try await CloudCaller.$current.withValue(ParseRoutes.caller(of: parseRequest)) { try await run(route, parseRequest, request) }
     }
 

@@ -11,6 +11,7 @@ struct ParseRoutes: Sendable {
     let files: Files
     let functions: CloudFunctions
     let jobs: JobRunner
+    let webhooks: WebhookRegistry
     let globalConfig: GlobalConfig
     let limiter: RateLimiter
 

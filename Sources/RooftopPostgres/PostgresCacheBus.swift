@@ -100,6 +100,7 @@ final class PostgresCacheBus: CacheBus {
         case .roles: ["r:"]
         case .schema: ["c:"]
         case .config: ["g:"]
+        case .hooks: ["h:"]
         case .everything: ["*:"]
         }
     }
@@ -113,6 +114,7 @@ final class PostgresCacheBus: CacheBus {
         case "r:": return .roles
         case "c:": return .schema
         case "g:": return .config
+        case "h:": return .hooks
         case "*:": return .everything
         default: return nil
         }

@@ -15,8 +15,9 @@ package func buildApplication(
     let store = dependencies.store
     let clock = dependencies.clock
     var objects = Objects(store: store, config: dependencies.services, clock: { clock.now() })
+    let webhooks = WebhookRegistry(objects: objects, transport: dependencies.webhookTransport, settings: dependencies.webhooks)
     // Before the account use cases take their copy: their writes run the same triggers.
-    objects.triggers = TriggerRunner(dependencies.cloud, clock: clock, logger: dependencies.logger)
+    objects.triggers = TriggerRunner(dependencies.cloud, webhooks: webhooks, clock: clock, logger: dependencies.logger)
     var accountsConfig = dependencies.accounts
     // The application id is a context-specific word no password may be (the app's name comes
     // with the mail settings).
@@ -36,7 +37,8 @@ package func buildApplication(
     let responder = ParseResponder(
         config: http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
         aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts, files: files,
-        functions: CloudFunctions(handlers: dependencies.cloud, objects: objects, clock: clock, logger: dependencies.logger), jobs: jobs,
+        functions: CloudFunctions(handlers: dependencies.cloud, objects: objects, webhooks: webhooks, clock: clock, logger: dependencies.logger),
+        jobs: jobs, webhooks: webhooks,
         globalConfig: globalConfig, limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }),
         logger: dependencies.logger)
     // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
@@ -44,6 +46,7 @@ package func buildApplication(
         await accounts.apply(event)
         if event == .roles || event == .everything { await roles.invalidate() }
         if event == .config || event == .everything { globalConfig.invalidate() }
+        if event == .hooks || event == .everything { webhooks.invalidate() }
     }
     // Slow clients (a head sent byte by byte, a declared body never sent, a silent connection)
     // are closed by Hummingbird's idle timer rather than held for ever.

@@ -100,6 +100,21 @@ extension ServerConfiguration {
             "seconds an embedding program's cloud function may run before its request fails with 124 (the handler is cancelled); a "
                 + "function's own `timeout` wins. See [server-logic.md](server-logic.md). Rooftop's own option",
             valid: { $0 > 0 }, problem: "must be a positive number of seconds"),
+        .optionalString(
+            "webhookKey", \.webhookKey,
+            "sent as `X-Parse-Webhook-Key` with every webhook call (`/hooks`), so the receiver can tell Rooftop's calls from others",
+            secret: true),
+        ConfigKey(
+            "webhookHosts", .list,
+            "the hosts (`hooks.example.com`, or `host:port`) a webhook registered through `/hooks` may call; no other address is ever "
+                + "called, and with the list empty no webhook can be registered (143). See [server-logic.md](server-logic.md)",
+            apply: { configuration, value in
+                let hosts = try value.list()
+                try value.require(
+                    hosts.allSatisfy { !$0.isEmpty && !$0.contains("/") && !$0.contains("@") && !$0.contains(" ") },
+                    "must be host names or host:port, without a scheme or path")
+                configuration.webhookHosts = hosts
+            }, show: { .array($0.webhookHosts.map(JSON.string)) }),
         .int(
             "metricsPort", \.metricsPort,
             "a second port serving Prometheus metrics at `/metrics` (requests by route and status, latency, sign-ups, logins, "

@@ -3,6 +3,7 @@ package import RooftopHTTP
 package import RooftopIdentity
 package import RooftopServices
 package import RooftopStorage
+import RooftopWebhooks
 
 /// Everything a server is built from, in one value: the composition root's inputs.
 ///
@@ -35,8 +36,12 @@ package struct Dependencies: Sendable {
     package var fileStore: (any FileStore)? = nil
     /// Who may upload which files, and how large.
     package var files = FilesConfiguration()
-    /// The embedding program's server-side handlers (functions); none for `rooftop` itself.
+    /// The embedding program's server-side handlers; none for `rooftop` itself.
     package var cloud = CloudHandlers()
+    /// Who webhooks may call, and the key they are sent.
+    package var webhooks = WebhookSettings()
+    /// Sends webhook calls (async-http-client when serving).
+    package var webhookTransport: (any WebhookTransport)? = WebhookClient()
 
     /// Dependencies with the wall clock and hourly maintenance.
     package init(

@@ -4,7 +4,7 @@ import Foundation
 /// The `rooftop` command line as a library: what the `RooftopServer` product offers a Swift
 /// program that embeds the server. The `rooftop` executable is nothing but a call to ``main()``.
 public enum RooftopCommandLine {
-    /// Parses the process's arguments, runs the command they name (`serve`, `config`, `users` …)
+    /// Parses the process's arguments, runs the command they name (`serve`, `config`, `export` …)
     /// and exits the process with its status, exactly as `rooftop` does.
     public static func main() async {
         await main(Array(CommandLine.arguments.dropFirst()))

@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
         // The embedding program's handlers (RooftopCommandLine.main(cloud:)); none for `rooftop`.
         dependencies.cloud = CloudCode.current.handlers
         dependencies.cloud.timeout = .seconds(configuration.handlerTimeout)
+        dependencies.webhooks.key = configuration.webhookKey
+        dependencies.webhooks.allowedHosts = configuration.webhookHosts
+        dependencies.webhooks.timeout = .seconds(configuration.handlerTimeout)
         let config = configuration
         let app = buildApplication(dependencies, host: configuration.host, port: configuration.port) { port in
             KeyFile.printBanner(config, keys: keys, port: port)

@@ -35,6 +35,10 @@ package struct ServerConfiguration: Sendable {
     /// Seconds a server-side handler (function, trigger) may run before its request fails
     /// (124), unless it set its own limit.
     package var handlerTimeout = 30
+    /// Sent to webhooks as `X-Parse-Webhook-Key`.
+    package var webhookKey: String?
+    /// Hosts (`host` or `host:port`) webhooks may be registered on.
+    package var webhookHosts: [String] = []
     /// Prometheus metrics on their own port; 0 is off.
     package var metricsPort = 0
     /// Where the metrics port listens.

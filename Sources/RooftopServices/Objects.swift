@@ -114,14 +114,15 @@ package struct Objects: Sendable {
     /// when a `_Role` changes.
     func writeGroup(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
         let touchesRoles = operations.contains { $0.className == .role }
-        let originals = triggers.isEmpty ? [:] : try await originalsForAfterTriggers(operations)
+        let noTriggers = await triggers.isEmpty
+        let originals = noTriggers ? [:] : try await originalsForAfterTriggers(operations)
         do {
             let outcomes = try await store.write(operations)
             if touchesRoles {
                 await roles.invalidate()
                 await store.cacheBus.publish(.roles)
             }
-            if !triggers.isEmpty { await afterTriggers(operations, originals: originals) }
+            if !noTriggers { await afterTriggers(operations, originals: originals) }
             return outcomes
         } catch let error as StorageError {
             if error.duplicateField != nil { throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided") }

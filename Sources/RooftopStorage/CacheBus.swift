@@ -12,6 +12,8 @@ package enum CacheEvent: Sendable, Equatable {
     case schema
     /// Parse Config's values changed.
     case config
+    /// The webhooks registered through `/hooks` changed.
+    case hooks
     /// Events may have been missed (the bus reconnected): drop every cache.
     case everything
 }

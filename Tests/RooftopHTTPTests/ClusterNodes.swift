@@ -35,7 +35,8 @@ final class ClusterNodes: Sendable {
     /// A server on `store` at a free loopback port, once it listens: the port and its task.
     static func serve(
         _ store: any DataStore, accounts: AccountsConfiguration = AccountsConfiguration(), cloud: CloudCode = CloudCode(),
-        clock: any ServerClock = WallClock(), configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
+        clock: any ServerClock = WallClock(), webhooks: WebhookSettings = WebhookSettings(),
+        configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
     ) async throws -> (port: Int, task: Task<Void, any Error>) {
         let (services, http) = testConfiguration(configure)
         var logger = Logger(label: "node")
@@ -45,6 +46,7 @@ final class ClusterNodes: Sendable {
             store: store, services: services, http: http, accounts: accounts, passwords: BcryptPasswordHasher(cost: 4),
             tokens: SessionTokens(), clock: clock, logger: logger)
         dependencies.cloud = cloud.handlers
+        dependencies.webhooks = webhooks
         let app = buildApplication(dependencies, host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
         var port = 0
@@ -59,14 +61,14 @@ final class ClusterNodes: Sendable {
     /// database statement.
     static func start(
         count: Int = 2, timeout: Duration = .seconds(10), accounts: AccountsConfiguration = AccountsConfiguration(),
-        cloud: CloudCode = CloudCode(), clock: any ServerClock = WallClock(),
+        cloud: CloudCode = CloudCode(), clock: any ServerClock = WallClock(), webhooks: WebhookSettings = WebhookSettings(),
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
     ) async throws -> ClusterNodes {
         let url = try await TestStores.freshPostgresDatabase()
         var nodes: [Node] = []
         for _ in 0..<count {
             let (store, storeTask) = try await TestStores.postgres(url: url, timeout: timeout)
-            let (port, appTask) = try await serve(store, accounts: accounts, cloud: cloud, clock: clock, configure: configure)
+            let (port, appTask) = try await serve(store, accounts: accounts, cloud: cloud, clock: clock, webhooks: webhooks, configure: configure)
             nodes.append(Node(port: port, store: store, tasks: [appTask, storeTask]))
         }
         // Both listeners up, so no invalidation is sent before someone hears it.

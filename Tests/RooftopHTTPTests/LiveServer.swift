@@ -40,7 +40,8 @@ extension LiveServerTest {
         accounts: AccountsConfiguration = AccountsConfiguration(), mail: AccountMail? = nil, clock: any ServerClock = WallClock(),
         maintenanceInterval: Duration = .seconds(3600), in directory: URL? = nil, wrap: (any DataStore) -> any DataStore = { $0 },
         files: (inout FilesConfiguration) -> Void = { _ in }, wrapFiles: (any FileStore) -> any FileStore = { $0 },
-        auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), _ body: @Sendable (any TestClientProtocol) async throws -> Void
+        auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), webhooks: WebhookSettings = WebhookSettings(),
+        _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = directory ?? temporaryDataDirectory()
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
@@ -56,6 +57,7 @@ extension LiveServerTest {
         files(&dependencies.files)
         dependencies.auth = auth
         dependencies.cloud = cloud.handlers
+        dependencies.webhooks = webhooks
         let app = buildApplication(dependencies, host: "127.0.0.1", port: 0)
         do {
             try await app.test(.live) { client in try await body(client) }

@@ -69,6 +69,8 @@ extension ParseError.Code {
     public static let timeout = Self(124)
     /// 141: a cloud function or trigger failed, or there is no such function.
     public static let scriptFailed = Self(141)
+    /// 143: a webhook could not be registered, or failed.
+    public static let webhookError = Self(143)
     /// 123: a malformed ACL.
     public static let invalidACL = Self(123)
     /// 125: an invalid email address.

@@ -38,6 +38,8 @@ public struct ClassName: Hashable, Sendable, CustomStringConvertible {
     public static let audit = ClassName(trusted: "_Audit")
     /// `_Installation`.
     public static let installation = ClassName(trusted: "_Installation")
+    /// `_Hooks`: the webhooks registered through `/hooks`.
+    public static let hooks = ClassName(trusted: "_Hooks")
     /// `_JobStatus`: one object per background job run.
     public static let jobStatus = ClassName(trusted: "_JobStatus")
     /// `_GlobalConfig`: Parse Config's values (one object, id `1`).

@@ -20,7 +20,7 @@ package import RooftopServices
 /// }
 /// ```
 ///
-/// The program then runs every command `rooftop` runs (`serve`, `config`, `users` …) with the
+/// The program then runs every command `rooftop` runs (`serve`, `config`, `export` …) with the
 /// same configuration and data directory; `rooftop` itself is this library with no handlers.
 /// A handler must not trap: Swift code that traps takes the whole server down. Throw a
 /// ``ParseError`` to answer the client with its code and message; any other error is answered

@@ -14,7 +14,7 @@ extension Accounts {
         case .sessions(let ids): await cache.removeSessions(Set(ids))
         case .userSessions(let userId): await cache.removeUser(userId)
         case .everything: await cache.removeAll()
-        case .roles, .schema, .config: break
+        case .roles, .schema, .config, .hooks: break
         }
     }
 }

@@ -5,16 +5,25 @@ package import RooftopCore
 package struct CloudFunctions: Sendable {
     let handlers: CloudHandlers
     let objects: Objects
+    let webhooks: WebhookRegistry?
     let clock: any ServerClock
     let logger: Logger
 
-    /// Creates the use case over the registered handlers.
-    package init(handlers: CloudHandlers, objects: Objects, clock: any ServerClock, logger: Logger) {
+    /// Creates the use case over the registered handlers and the webhooks of `/hooks`.
+    package init(handlers: CloudHandlers, objects: Objects, webhooks: WebhookRegistry? = nil, clock: any ServerClock, logger: Logger) {
         self.handlers = handlers
         self.objects = objects
+        self.webhooks = webhooks
         self.clock = clock
         self.logger = logger
     }
+
+    /// Whether no function is registered in code (webhook functions take their caller from
+    /// the call itself).
+    package var isEmpty: Bool { handlers.functions.isEmpty }
+
+    /// Whether the server's code defines function `name`.
+    package func defines(_ name: String) -> Bool { handlers.functions[name] != nil }
 
     /// The names of the registered functions, sorted.
     package var names: [String] { handlers.functions.keys.sorted() }
@@ -25,10 +34,15 @@ package struct CloudFunctions: Sendable {
     /// throws as is; any other failure 141 with a generic message (the detail is logged); 124 when
     /// it outlives its time limit.
     package func call(_ name: String, params: [String: JSON], caller: CloudCaller) async throws -> JSON {
-        guard let function = handlers.functions[name] else {
-            throw ParseError(.scriptFailed, "Invalid function: \"\(ClassName.printable(name))\"")
-        }
         let call = FunctionCall(name: name, params: params, caller: caller, objects: objects)
+        guard let function = handlers.functions[name] else {
+            guard let webhooks, let url = await webhooks.functionURL(name) else {
+                throw ParseError(.scriptFailed, "Invalid function: \"\(ClassName.printable(name))\"")
+            }
+            return try await BoundedRun.run(
+                "webhook function \(name)", limit: handlers.timeout, clock: clock, logger: logger, failure: WebhookRegistry.failed
+            ) { try await webhooks.callFunction(url, call) }
+        }
         return try await BoundedRun.run(
             "function \(name)", limit: function.timeout ?? handlers.timeout, clock: clock, logger: logger,
             failure: ParseError(.scriptFailed, "The function failed.")

@@ -35,7 +35,7 @@ extension Objects {
 
     /// The body a before-save trigger leaves (the client's own when there is none).
     func beforeSave(_ className: ClassName, objectId: String?, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
-        guard triggers.has(.beforeSave, className) else { return body }
+        guard await triggers.has(.beforeSave, className) else { return body }
         var original: [String: JSON]?
         if let objectId { original = try await originalForTrigger(className, objectId, principal: principal) }
         let event = TriggerEvent(
@@ -46,7 +46,7 @@ extension Objects {
 
     /// Runs the before-delete trigger, which may refuse.
     func beforeDelete(_ className: ClassName, objectId: String, principal: Principal) async throws {
-        guard triggers.has(.beforeDelete, className) else { return }
+        guard await triggers.has(.beforeDelete, className) else { return }
         let object = try await originalForTrigger(className, objectId, principal: principal)
         _ = try await triggers.run(
             TriggerEvent(kind: .beforeDelete, className: className, objectId: objectId, object: object, caller: triggerCaller(.master), objects: self)
@@ -59,10 +59,13 @@ extension Objects {
         var originals: [String: [String: JSON]] = [:]
         for operation in operations {
             switch operation {
-            case .update(let className, let id, _, _, _, _) where triggers.has(.afterSave, className),
-                .delete(let className, let id, _) where triggers.has(.afterDelete, className):
+            case .update(let className, let id, _, _, _, _):
+                guard await triggers.has(.afterSave, className) else { continue }
                 originals[className.rawValue + "/" + id] = try await storedForTrigger(className, id, principal: .master)
-            default: break
+            case .delete(let className, let id, _):
+                guard await triggers.has(.afterDelete, className) else { continue }
+                originals[className.rawValue + "/" + id] = try await storedForTrigger(className, id, principal: .master)
+            case .insert: continue
             }
         }
         return originals
@@ -76,13 +79,13 @@ extension Objects {
             var event: TriggerEvent
             switch operation {
             case .insert(let className, let id, _, _, _), .update(let className, let id, _, _, _, _):
-                guard triggers.has(.afterSave, className) else { continue }
+                guard await triggers.has(.afterSave, className) else { continue }
                 let object = (try? await storedForTrigger(className, id, principal: .master)) ?? nil
                 event = TriggerEvent(
                     kind: .afterSave, className: className, objectId: id, object: object ?? [:], original: originals[key], caller: caller,
                     objects: self)
             case .delete(let className, let id, _):
-                guard triggers.has(.afterDelete, className) else { continue }
+                guard await triggers.has(.afterDelete, className) else { continue }
                 event = TriggerEvent(
                     kind: .afterDelete, className: className, objectId: id, object: originals[key] ?? ["objectId": .string(id)], caller: caller,
                     objects: self)
@@ -93,12 +96,12 @@ extension Objects {
 
     /// Whether a find trigger must see this class's reads (they then take the rendered path).
     func hasFindTriggers(_ className: ClassName) -> Bool {
-        !triggers.isEmpty && (triggers.has(.beforeFind, className) || triggers.has(.afterFind, className))
+        triggers.inCode(.beforeFind, className) || triggers.inCode(.afterFind, className)
     }
 
     /// The query parameters a before-find trigger leaves; it may refuse the read.
     func beforeFind(_ className: ClassName, objectId: String?, params: [String: JSON], principal: Principal) async throws -> [String: JSON] {
-        guard triggers.has(.beforeFind, className) else { return params }
+        guard await triggers.has(.beforeFind, className) else { return params }
         return try await triggers.run(
             TriggerEvent(
                 kind: .beforeFind, className: className, objectId: objectId, object: params, caller: triggerCaller(principal), objects: self))
@@ -106,7 +109,7 @@ extension Objects {
 
     /// Tells the after-find trigger what the caller gets; it cannot change the answer.
     func afterFind(_ className: ClassName, objectId: String?, params: [String: JSON], results: [JSON], principal: Principal) async {
-        guard triggers.has(.afterFind, className) else { return }
+        guard await triggers.has(.afterFind, className) else { return }
         var event = TriggerEvent(
             kind: .afterFind, className: className, objectId: objectId, object: params, caller: triggerCaller(principal), objects: self)
         event.results = results
@@ -119,7 +122,7 @@ extension Objects {
         _ kind: TriggerKind, _ className: ClassName, objectId: String?, object: [String: JSON], original: [String: JSON]? = nil,
         principal: Principal
     ) async throws -> [String: JSON] {
-        guard triggers.has(kind, className) else { return object }
+        guard await triggers.has(kind, className) else { return object }
         return try await triggers.run(
             TriggerEvent(
                 kind: kind, className: className, objectId: objectId, object: object, original: original, caller: triggerCaller(principal),

@@ -9,6 +9,8 @@ package struct TriggerRunner: Sendable {
     let timeout: Duration
     let clock: (any ServerClock)?
     let logger: Logger
+    /// The trigger webhooks registered through `/hooks`.
+    package var webhooks: WebhookRegistry?
 
     /// No triggers (the plain `rooftop` server, and the account and object tests).
     package init() {
@@ -18,27 +20,51 @@ package struct TriggerRunner: Sendable {
         logger = Logger(label: "rooftop")
     }
 
-    /// The triggers of `handlers`, timed on `clock`.
-    package init(_ handlers: CloudHandlers, clock: any ServerClock, logger: Logger) {
+    /// The triggers of `handlers` and the hooks of `webhooks`, timed on `clock`.
+    package init(_ handlers: CloudHandlers, webhooks: WebhookRegistry? = nil, clock: any ServerClock, logger: Logger) {
         triggers = handlers.triggers
         timeout = handlers.timeout
+        self.webhooks = webhooks
         self.clock = clock
         self.logger = logger
     }
 
-    /// Whether any trigger is registered (checked first, so a server without handlers pays one
-    /// dictionary test per write).
-    package var isEmpty: Bool { triggers.isEmpty }
+    /// Whether no trigger is registered, in code or as a webhook (checked first, so a server
+    /// without any pays a dictionary test and a cached list per write).
+    package var isEmpty: Bool {
+        get async {
+            guard triggers.isEmpty else { return false }
+            guard let webhooks, let hooks = try? await webhooks.all() else { return true }
+            return !hooks.contains { $0.className != nil }
+        }
+    }
 
-    /// Whether a trigger of `kind` is registered for `className`.
-    package func has(_ kind: TriggerKind, _ className: ClassName) -> Bool {
+    /// Whether a trigger of `kind` is registered for `className` in code (find triggers are
+    /// never webhooks).
+    package func inCode(_ kind: TriggerKind, _ className: ClassName) -> Bool {
         !triggers.isEmpty && triggers[TriggerKey(kind, className.rawValue)] != nil
     }
 
+    /// Whether a trigger of `kind` is registered for `className`, in code or as a webhook.
+    package func has(_ kind: TriggerKind, _ className: ClassName) async -> Bool {
+        if inCode(kind, className) { return true }
+        guard let webhooks else { return false }
+        return await webhooks.triggerURL(kind, className.rawValue) != nil
+    }
+
     /// Runs the trigger of `event.kind` for `event.className`, if any: the `object` it returns
-    /// (unchanged when there is none, or for the kinds that cannot change anything).
+    /// (unchanged when there is none, or for the kinds that cannot change anything). A trigger
+    /// in code comes before a webhook for the same class and kind.
     package func run(_ event: TriggerEvent) async throws -> [String: JSON] {
-        guard let trigger = triggers[TriggerKey(event.kind, event.className.rawValue)], let clock else { return event.object }
+        guard let clock else { return event.object }
+        let trigger: CloudTrigger
+        if let inCode = triggers[TriggerKey(event.kind, event.className.rawValue)] {
+            trigger = inCode
+        } else if let webhooks, let url = await webhooks.triggerURL(event.kind, event.className.rawValue) {
+            trigger = CloudTrigger { event in try await webhooks.callTrigger(url, event) }
+        } else {
+            return event.object
+        }
         let what = "\(event.kind.rawValue) trigger of \(event.className.rawValue)"
         let limit = trigger.timeout ?? timeout
         guard event.kind.canRefuse else {

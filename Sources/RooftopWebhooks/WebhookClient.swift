@@ -1,0 +1,33 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+package import RooftopServices
+
+/// The HTTP client behind webhooks: redirects refused (a hook may not be bounced to a host the
+/// operator did not allow), bounded time and answer size. Process-wide, like `HTTPClient.shared`.
+private let webhookClient = HTTPClient(
+    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+    configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)), decompression: .disabled))
+
+/// POSTs webhook payloads with async-http-client.
+package struct WebhookClient: WebhookTransport {
+    /// The largest answer read.
+    static let maxBytes = 1 << 20
+
+    /// Creates the client.
+    package init() {}
+
+    /// POSTs `body` to `url`: the answer's status and body.
+    package func post(_ url: String, body: [UInt8], key: String?, timeout: Duration) async throws -> (status: Int, body: [UInt8]) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "rooftop")
+        if let key { request.headers.add(name: "X-Parse-Webhook-Key", value: key) }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let seconds = timeout.components.seconds + (timeout.components.attoseconds > 0 ? 1 : 0)
+        let response = try await webhookClient.execute(request, timeout: .seconds(max(seconds, 1)))
+        let answer = try await response.body.collect(upTo: Self.maxBytes)
+        return (Int(response.status.code), Array(answer.readableBytesView))
+    }
+}
