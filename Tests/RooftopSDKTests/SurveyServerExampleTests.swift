@@ -147,6 +147,23 @@ extension SDKTests {
                 #expect(user?["frequency"] == 0)
                 #expect(user?["intensity"] == 1)
                 #expect(user?["signUpComplete"] == true)
+
+                // The after-save trigger recorded the completion, once.
+                let (_, audit) = try await server.rest("GET", "/classes/AuditEntry", master: true)
+                let entries = audit["results"]?.arrayValue ?? []
+                #expect(entries.count == 1 && entries.first?["event"] == "signUpCompleted", "\(audit)")
+                #expect(entries.first?["user"]?["objectId"] == user?["objectId"])
+
+                // The job, started with the master key, counts what is left (nothing).
+                let (jobStatus, _) = try await server.rest("POST", "/jobs/countIncompleteSignUps", body: "{}", master: true)
+                #expect(jobStatus == 200)
+                var runs: [JSON] = []
+                for _ in 0..<100 {
+                    runs = try await server.rest("GET", "/classes/_JobStatus", master: true).1["results"]?.arrayValue ?? []
+                    if runs.first?["status"] == "succeeded" { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(runs.first?["status"] == "succeeded" && runs.first?["message"] == "0 sign-ups are not complete", "\(runs)")
             }
         }
 
@@ -183,6 +200,15 @@ extension SDKTests {
                 let (anonymousStatus, anonymous) = try await server.rest("POST", "/functions/finishSignUp", body: good)
                 #expect(anonymousStatus == 400)
                 #expect(anonymous["code"] == 142 && anonymous["error"] == "Validation failed. Please login to continue.", "\(anonymous)")
+
+                // The same fields through the user route: refused by the before-save trigger.
+                for body in [#"{"signUpComplete":true}"#, #"{"firstName":"Eve"}"#] {
+                    let (status, answer) = try await server.rest("PUT", "/users/" + userId, body: body, token: token)
+                    #expect(status == 400 && answer["code"] == 119, "\(body): \(answer)")
+                }
+                let batch = #"{"requests":[{"method":"PUT","path":"/parse/users/\#(userId)","body":{"signUpComplete":true}}]}"#
+                let (_, batched) = try await server.rest("POST", "/batch", body: batch, token: token)
+                #expect(batched.arrayValue?.first?["error"]?["code"] == 119, "\(batched)")
 
                 let (_, untouched) = try await server.rest("GET", "/users/" + userId, master: true)
                 for field in ["firstName", "lastName", "frequency", "intensity", "signUpComplete"] {
