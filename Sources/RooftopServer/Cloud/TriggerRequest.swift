@@ -8,6 +8,7 @@ import RooftopServices
 /// the object as stored; around a delete, the object; before a find, the query's parameters
 /// (`where`, `limit`, `order`, `keys` …), which the trigger may change; around logins and
 /// password-reset requests, the user; after a logout, the session.
+@dynamicMemberLookup
 public struct TriggerRequest: Sendable {
     /// The trigger's kind: `beforeSave`, `afterSave`, `beforeDelete`, `afterDelete`,
     /// `beforeFind`, `afterFind`, `beforeLogin`, `afterLogin`, `afterLogout` or
@@ -23,22 +24,13 @@ public struct TriggerRequest: Sendable {
     public let original: [String: JSON]?
     /// After a find: the objects the caller receives.
     public let results: [[String: JSON]]
-    /// The signed-in user's objectId, when the request carried a valid session.
-    public let userId: String?
-    /// The signed-in user's roles.
-    public let roles: [String]
-    /// Whether the request carried the master key.
-    public let isMaster: Bool
-    /// The installation id the request carried.
-    public let installationId: String?
-    /// The client's address.
-    public let ip: String?
-    /// The request's headers, names in lower case; never the master key or `Authorization`.
-    public let headers: [String: String]
-    /// The database, as the caller or explicitly as the master key. A trigger's own writes run
-    /// the triggers of the classes they touch: a before-save that writes its own class again
-    /// must stop the loop itself.
-    public let objects: CloudObjects
+    /// Who made the request (its members read as the request's own: `request.userId` …). A
+    /// trigger's own writes through `objects` run the triggers of the classes they touch: a
+    /// before-save that writes its own class again must stop the loop itself.
+    public let caller: RequestCaller
+
+    /// The caller's members, as the request's own.
+    public subscript<Value>(dynamicMember member: KeyPath<RequestCaller, Value>) -> Value { caller[keyPath: member] }
 
     /// Before a create is written.
     public var isNew: Bool { kind == "beforeSave" ? objectId == nil : original == nil }
@@ -50,13 +42,7 @@ public struct TriggerRequest: Sendable {
         object = event.object
         original = event.original
         results = event.results.compactMap(\.objectValue)
-        userId = event.caller.principal.userId
-        roles = event.caller.principal.roles
-        isMaster = event.caller.principal.isMaster
-        installationId = event.caller.installationId
-        ip = event.caller.clientIP
-        headers = event.caller.headers
-        objects = CloudObjects(objects: event.objects, caller: event.caller.principal)
+        caller = RequestCaller(event.caller, objects: event.objects)
     }
 
     /// Before a save: the value `key` will have if it is a plain value in the changes, else the
