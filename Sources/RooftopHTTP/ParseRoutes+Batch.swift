@@ -59,7 +59,7 @@ extension ParseRoutes {
         return ParseRequest(
             method: method, segments: segments, params: method == .get ? body : [:], body: body, principal: batch.principal,
             sessionToken: batch.sessionToken, installationId: batch.installationId, acceptLanguage: batch.acceptLanguage,
-            clientIP: batch.clientIP)
+            clientIP: batch.clientIP, headers: batch.headers)
     }
 
     private func transaction(_ items: [ParseRequest]) async throws -> [UInt8] {

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import RooftopCore
 import RooftopServices
@@ -6,7 +7,8 @@ import RooftopServices
 extension ParseRoutes {
     /// `POST /functions/:name`: the function's result as `{"result": …}`.
     func callFunction(_ request: ParseRequest) async throws -> ParseResponse {
-        let name = request.pathParameters["name"] ?? ""
+        // Percent-decoded, as the SDKs encode names with spaces or other characters.
+        let name = (request.pathParameters["name"] ?? "").removingPercentEncoding ?? ""
         let result = try await functions.call(name, params: request.body, caller: Self.caller(of: request))
         return ParseResponse(body: ["result": result])
     }
@@ -33,7 +35,10 @@ extension ParseRoutes {
     }
 
     /// Headers a handler never sees: the secrets the request was admitted with.
-    static let secretHeaders: Set<String> = ["x-parse-master-key", "x-parse-maintenance-key", "authorization", "cookie"]
+    static let secretHeaders: Set<String> = [
+        "x-parse-master-key", "x-parse-maintenance-key", "x-parse-session-token", "x-parse-client-key", "x-parse-javascript-key",
+        "x-parse-rest-api-key", "x-parse-windows-key", "authorization", "cookie",
+    ]
 
     /// What a handler learns of its request: rights, session, device, address and headers.
     static func caller(of request: ParseRequest) -> CloudCaller {

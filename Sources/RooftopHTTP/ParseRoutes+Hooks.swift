@@ -1,3 +1,4 @@
+import Foundation
 import RooftopCore
 import RooftopServices
 
@@ -49,7 +50,7 @@ extension ParseRoutes {
 
     /// The hook a path names (its URL is not part of the key).
     static func hookKey(_ request: ParseRequest) throws(ParseError) -> Webhook {
-        if let name = request.pathParameters["functionName"] { return Webhook(functionName: name, url: "") }
+        if let name = request.pathParameters["functionName"] { return Webhook(functionName: name.removingPercentEncoding ?? name, url: "") }
         return Webhook(className: request.pathParameters["className"] ?? "", triggerName: request.pathParameters["triggerName"] ?? "", url: "")
     }
 }

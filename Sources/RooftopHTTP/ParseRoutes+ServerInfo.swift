@@ -21,7 +21,7 @@ extension ParseRoutes {
     /// What this server does, in the groups and names the Parse dashboard reads.
     static let features: JSON = [
         "globalConfig": ["create": true, "read": true, "update": true, "delete": true],
-        "hooks": ["create": false, "read": false, "update": false, "delete": false],
+        "hooks": ["create": true, "read": true, "update": true, "delete": true],
         "cloudCode": ["jobs": true],
         "logs": ["level": false, "size": false, "order": false, "until": false, "from": false],
         "push": ["immediatePush": false, "scheduledPush": false, "storedPushData": false, "pushAudiences": false, "localization": false],

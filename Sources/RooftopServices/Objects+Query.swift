@@ -52,13 +52,15 @@ extension Objects {
 
     /// Gets one object (`GET /classes/:className/:objectId`); 101 if missing or unreadable.
     package func get(_ className: ClassName, objectId: String, params: [String: JSON], principal: Principal) async throws -> JSON {
-        var params = try await beforeFind(className, objectId: objectId, params: params, principal: principal)
-        // A before-find trigger's `where` narrows a get too (a get takes no `where` of its own).
+        var changed = try await beforeFind(className, objectId: objectId, params: params, principal: principal)
+        // A before-find trigger's `where` narrows a get too; a client's own is still refused
+        // (102), and the query-only keys a trigger sets for finds do not apply to a get.
         var pin: QueryNode?
-        if let condition = params.removeValue(forKey: "where") {
+        if params["where"] == nil, let condition = changed.removeValue(forKey: "where") {
             try checkReadClassAccess(className, principal: principal)
             pin = try QueryNode.parse(where: condition, limits: config.queryLimits)
         }
+        let params = changed.filter { params[$0.key] != nil || Objects.getParameters.contains($0.key) }
         let (request, schema) = try await prepareGet(className, objectId: objectId, params: params, principal: principal, pin: pin)
         let object = try await renderedGet(request, schema: schema, principal: principal)
         await afterFind(className, objectId: objectId, params: params, results: [object], principal: principal)

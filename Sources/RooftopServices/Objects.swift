@@ -31,7 +31,15 @@ package struct Objects: Sendable {
     /// even with the master key.
     static func refuseAuditWrites(_ className: ClassName) throws(ParseError) {
         if className == .audit { throw ParseError(.operationForbidden, "The audit log is written by the server only.") }
+        // Classes with their own routes: a write around them would skip their rules and leave
+        // every node's cache of them stale.
+        if let route = serverManaged[className.rawValue] {
+            throw ParseError(.operationForbidden, "\(className) is changed through \(route) only.")
+        }
     }
+
+    /// System classes the server writes through their own routes, by the route.
+    static let serverManaged = ["_Hooks": "/hooks", "_GlobalConfig": "/config", "_JobStatus": "/jobs"]
 
     /// Refuses classes a client may never read through includes and subqueries (`_User` and
     /// `_Role` stay readable there, under their ACLs and protected fields).
@@ -67,11 +75,12 @@ package struct Objects: Sendable {
     /// A create whose class the caller may write, as a use case with its own rules (installations)
     /// has decided: class-level permissions, ACLs and schema rules still apply.
     func planAdmittedCreate(_ className: ClassName, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
+        let schema = try await store.schema(className)
+        // Permission first, so a caller who may not create learns nothing of required fields,
+        // and no trigger runs for a write that cannot happen.
+        if let schema { _ = try AccessPolicy.check(.create, on: className, clp: schema.clp, principal: principal) }
         // The trigger's changes are checked below exactly as the client's own.
         let changes = try await beforeSave(className, objectId: nil, body: body, principal: principal)
-        let schema = try await store.schema(className)
-        // Permission first, so a caller who may not create learns nothing of required fields.
-        if let schema { _ = try AccessPolicy.check(.create, on: className, clp: schema.clp, principal: principal) }
         // Defaults join the body before it is parsed, so they are checked like any value.
         let body = try schema.map { s throws(ParseError) in try s.applyingFieldOptions(toCreate: changes) } ?? changes
         var write = try ObjectWrite(body: body, isCreate: true)
@@ -145,18 +154,30 @@ package struct Objects: Sendable {
 
     /// An update whose class the caller may write, as `planAdmittedCreate`.
     func planAdmittedUpdate(_ className: ClassName, objectId: String, body: [String: JSON], principal: Principal) async throws -> WriteOperation {
-        let body = try await beforeSave(className, objectId: objectId, body: body, principal: principal)
+        var write = try Self.parseUpdate(className, objectId: objectId, body: body)
+        guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
+        let decision = try AccessPolicy.check(.update, on: className, clp: schema.clp, principal: principal)
+        // After the permission check: no trigger runs for a write that cannot happen. Its
+        // changes are then checked exactly as the client's own.
+        var body = body
+        if await triggers.has(.beforeSave, className) {
+            body = try await beforeSave(className, objectId: objectId, body: body, principal: principal)
+            write = try Self.parseUpdate(className, objectId: objectId, body: body)
+        }
+        try schema.checkFieldOptions(update: body)
+        let access = writeAccess(decision, principal)
+        let grant = SchemaGrant(createClass: false, addFields: try addFieldAllowed(schema, principal), maxFields: config.maxFieldsPerClass)
+        return .update(className: className, objectId: objectId, at: clock(), write: write, access: access, grant: grant)
+    }
+
+    /// An update's body, parsed and checked (roles, account fields, a changed objectId).
+    static func parseUpdate(_ className: ClassName, objectId: String, body: [String: JSON]) throws(ParseError) -> ObjectWrite {
         var write = try ObjectWrite(body: body, isCreate: false)
         if className == .role { try RoleRules.validate(write, isCreate: false) }
         if className == .user { try Objects.refuseAccountFields(write) }
         if let id = write.objectId, id != objectId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
         write.objectId = nil
-        guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
-        let decision = try AccessPolicy.check(.update, on: className, clp: schema.clp, principal: principal)
-        try schema.checkFieldOptions(update: body)
-        let access = writeAccess(decision, principal)
-        let grant = SchemaGrant(createClass: false, addFields: try addFieldAllowed(schema, principal), maxFields: config.maxFieldsPerClass)
-        return .update(className: className, objectId: objectId, at: clock(), write: write, access: access, grant: grant)
+        return write
     }
 
     /// Deletes an object the caller may write.

@@ -98,6 +98,19 @@ import Testing
             let audit = try await call(client, .get, "/parse/classes/AuditEntry", master: true)
             #expect(audit.json["results"]?.arrayValue?.count == 3)
 
+            // Someone who may read but not write the post: no trigger runs for a change they
+            // cannot make (101, as Parse).
+            let eveToken = try #require(try await signUp(client, "eve").json["sessionToken"]?.stringValue)
+            let readOnly = #"{"title":"Read only","ACL":{"*":{"read":true}}}"#
+            let protected = try #require(
+                try await call(client, .post, "/parse/classes/Post", body: readOnly, master: true).json["objectId"]?.stringValue)
+            let before = journal.all.count
+            let refusedUpdate = try await call(
+                client, .put, "/parse/classes/Post/\(protected)", body: #"{"title":"mine now"}"#, headers: ["X-Parse-Session-Token": eveToken])
+            #expect(refusedUpdate.status == 404)
+            #expect(try await call(client, .delete, "/parse/classes/Post/\(protected)", headers: ["X-Parse-Session-Token": eveToken]).status == 404)
+            #expect(journal.all.count == before)
+
             // Deletes: refused while locked (the object stays), observed afterwards.
             #expect(try await call(client, .put, "/parse/classes/Post/\(id)", body: #"{"locked":true}"#).status == 200)
             #expect(try await call(client, .delete, "/parse/classes/Post/\(id)").json == ["code": 119, "error": "Locked posts stay."])
@@ -121,6 +134,8 @@ import Testing
             #expect(asked.json["results"]?.arrayValue?.count == 0)
             #expect(try await call(client, .get, "/parse/classes/Post/\(hiddenId)").status == 404)
             #expect(journal.all.contains("afterFind Post 1"))
+            // A client's own `where` on a get is still refused, as without triggers.
+            #expect(try await call(client, .get, "/parse/classes/Post/\(hiddenId)?where=%7B%7D").json["code"] == 102)
             let denied = try await call(client, .get, "/parse/classes/Post", headers: ["X-Deny": "1"])
             #expect(denied.json == ["code": 119, "error": "No reading today."])
         }

@@ -42,7 +42,9 @@ import Testing
             #expect(sent.key == "hook-secret")
             #expect(sent.body["functionName"] == "greet" && sent.body["params"] == ["n": 1] && sent.body["master"] == false)
             #expect(sent.body["user"]?["username"] == "ana" && sent.body["user"]?["objectId"] == user.json["objectId"])
-            #expect(sent.body["user"]?["sessionToken"] == nil && sent.body["headers"]?["x-parse-session-token"] != nil)
+            // The caller's session never leaves the process.
+            #expect(sent.body["user"]?["sessionToken"] == nil && sent.body["headers"]?["x-parse-session-token"] == nil)
+            #expect(sent.body["headers"]?["x-parse-application-id"] == .string(testAppId))
 
             // The receiver's refusals and failures.
             receiver.answer("/greet", #"{"error":"Not today."}"#)
@@ -68,6 +70,10 @@ import Testing
                     "code": 143, "error": "no function named: greet is defined",
                 ])
             #expect(try await call(client, .get, "/parse/hooks/functions/greet", master: true).json["code"] == 143)
+
+            // The hooks' own class is not writable around /hooks, even with the master key.
+            let direct = #"{"functionName":"sneaky","url":"http://evil.example/"}"#
+            #expect(try await call(client, .post, "/parse/classes/_Hooks", body: direct, master: true).json["code"] == 119)
 
             // A function defined in code cannot be replaced.
             let shadow = #"{"functionName":"inCode","url":"\#(receiver.url("/x"))"}"#

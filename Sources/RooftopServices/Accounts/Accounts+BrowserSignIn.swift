@@ -131,8 +131,10 @@ extension Accounts {
                 link, body: ["authData": .object([identity.provider: .object([:])])], principal: principal, installationId: nil,
                 verified: identity)
             guard let user = try await user(link) else { throw invalid }
+            try await loginTrigger(.beforeLogin, user)
             let token = try await openSession(for: user, action: "login", provider: identity.provider, installationId: installationId)
             await audit.record(.login, userId: link, detail: identity.provider)
+            try await loginTrigger(.afterLogin, user)
             return Self.withToken(user.json, token)
         }
         let result = try await signUp(body: [:], installationId: installationId, verified: [identity])

@@ -135,7 +135,7 @@ package struct Accounts: Sendable {
     ) async throws -> SignUpResult {
         try AccountInput.refuseDottedAccountKeys(body)
         let principal = CloudCaller.current.principal
-        var fields = try await beforeUserSave(body, userId: nil, principal: principal)
+        var fields = body
         var identities: [(provider: String, id: String, data: JSON)] = []
         if let verified {
             identities = verified.map { ($0.provider, $0.subject, AuthProviders.storedData($0)) }
@@ -152,6 +152,8 @@ package struct Accounts: Sendable {
             }
             if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
         }
+        // Only now: an `authData` that named an existing user was a login (beforeLogin ran).
+        fields = try await beforeUserSave(fields, userId: nil, principal: principal)
         guard case .string(let username)? = fields.removeValue(forKey: "username"), !username.isEmpty else {
             throw ParseError(.usernameMissing, "bad or missing username")
         }

@@ -4,20 +4,12 @@ import RooftopStorage
 /// The triggers around the account use cases: a user's saves and deletes through the account
 /// routes, logins, logouts and password-reset requests.
 extension Accounts {
-    /// Fields a `_User` before-save never sees or sets: credentials and linked identities go
-    /// through the account rules only.
-    static let credentialFields: Set<String> = ["password", "authData"]
-
-    /// Runs `_User`'s before-save on a sign-up's or update's body: the trigger sees and may
-    /// change everything but the credentials, which are put back as the client sent them.
+    /// Runs `_User`'s before-save on a sign-up's or update's body (Objects.beforeSave: the
+    /// credentials stay out of the trigger's reach); the trigger's result passes the same
+    /// checks as the client's body.
     func beforeUserSave(_ body: [String: JSON], userId: String?, principal: Principal) async throws -> [String: JSON] {
-        guard await objects.triggers.has(.beforeSave, .user) else { return body }
-        let original = try await userId.asyncMap { id in try await objects.originalForTrigger(.user, id, principal: principal) }
-        var changed = try await objects.runTrigger(
-            .beforeSave, .user, objectId: userId, object: body.filter { !Self.credentialFields.contains($0.key) }, original: original,
-            principal: principal)
-        for key in changed.keys where Self.credentialFields.contains(key) { changed[key] = nil }
-        for key in Self.credentialFields { changed[key] = body[key] }
+        let changed = try await objects.beforeSave(.user, objectId: userId, body: body, principal: principal)
+        if changed != body { try AccountInput.refuseDottedAccountKeys(changed) }
         return changed
     }
 
@@ -46,13 +38,5 @@ extension Accounts {
         guard await objects.triggers.has(.afterLogout, .session) else { return }
         let session: [String: JSON] = ["objectId": .string(sessionId), "user": ObjectRef(className: .user, objectId: userId).pointerJSON]
         _ = try? await objects.runTrigger(.afterLogout, .session, objectId: sessionId, object: session, principal: .user(userId))
-    }
-}
-
-extension Optional {
-    /// `map` with an async transform.
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

@@ -21,6 +21,7 @@ package enum BoundedRun {
             logger.warning("\(what) did not finish within \(limit); its request failed and the handler was cancelled")
             throw ParseError(.timeout, "The server-side handler did not finish in time.")
         case .failed(let error as ParseError): throw error
+        case .failed(let error as CancellationError): throw error
         case .failed(let error):
             logger.error("\(what) failed: \(String(reflecting: error))")
             throw failure
@@ -40,6 +41,8 @@ package enum BoundedRun {
         let slot = LockedValue<CheckedContinuation<Outcome<Value>, Never>?>(nil)
         let handler = LockedValue<Task<Void, Never>?>(nil)
         let timer = LockedValue<Task<Void, Never>?>(nil)
+        // Set when the request itself is cancelled, even before the tasks exist.
+        let abandoned = LockedValue(false)
         @Sendable func finish(_ outcome: Outcome<Value>) {
             let continuation = slot.withLock { slot in
                 defer { slot = nil }
@@ -50,6 +53,10 @@ package enum BoundedRun {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 slot.withLock { $0 = continuation }
+                if abandoned.withLock({ $0 }) {
+                    finish(.failed(CancellationError()))
+                    return
+                }
                 // The timer first, so a handler that ends at once always finds it to cancel.
                 timer.withLock { task in
                     task = Task {
@@ -66,9 +73,12 @@ package enum BoundedRun {
                 }
             }
         } onCancel: {
-            // The request itself was abandoned (the client went away, the server stops).
+            // The request itself was abandoned (the client went away, the server stops): it gets
+            // its answer now, whether or not the handler heeds the cancellation.
+            abandoned.withLock { $0 = true }
             handler.withLock { $0?.cancel() }
             timer.withLock { $0?.cancel() }
+            finish(.failed(CancellationError()))
         }
     }
 }

@@ -36,7 +36,13 @@ package struct CloudFunctions: Sendable {
     package func call(_ name: String, params: [String: JSON], caller: CloudCaller) async throws -> JSON {
         let call = FunctionCall(name: name, params: params, caller: caller, objects: objects)
         guard let function = handlers.functions[name] else {
-            guard let webhooks, let url = await webhooks.functionURL(name) else {
+            let url: String?
+            do {
+                url = try await webhooks?.functionURL(name)
+            } catch {
+                throw WebhookRegistry.unreadable
+            }
+            guard let webhooks, let url else {
                 throw ParseError(.scriptFailed, "Invalid function: \"\(ClassName.printable(name))\"")
             }
             return try await BoundedRun.run(

@@ -46,7 +46,12 @@ package final class JobRunner: Service, Sendable {
         // Registered under the lock the run's end takes too, so a run that ends at once is
         // still removed.
         running.withLock { runs in
-            runs[statusId] = Task { [self] in await finish(statusId, name: name, outcome: await outcome(of: job, call)) }
+            runs[statusId] = Task { [self] in
+                // A run has no caller: not the request that started it (its headers, address).
+                await CloudCaller.$current.withValue(.server) {
+                    await finish(statusId, name: name, outcome: await outcome(of: job, call))
+                }
+            }
         }
         return statusId
     }
@@ -74,12 +79,12 @@ package final class JobRunner: Service, Sendable {
         case .success:
             changes["status"] = "succeeded"
             changes["progress"] = 1
-        case .failure(let error as ParseError):
-            changes["status"] = "failed"
-            changes["message"] = .string(error.message)
         case .failure(let error) where error is CancellationError || Task.isCancelled:
             changes["status"] = "failed"
             changes["message"] = "Stopped: the server shut down."
+        case .failure(let error as ParseError):
+            changes["status"] = "failed"
+            changes["message"] = .string(error.message)
         case .failure(let error):
             logger.error("job \(name) failed: \(String(reflecting: error))")
             changes["status"] = "failed"
@@ -119,7 +124,14 @@ package final class JobRunner: Service, Sendable {
             await group.waitForAll()
         }
         for task in running.withLock({ Array($0.values) }) { task.cancel() }
-        await waitForRuns()
+        // A job that ignores its cancellation must not hold the stop (and the database) for
+        // ever: its status stays `running`.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in await waitForRuns() }
+            group.addTask { try? await Task.sleep(for: .seconds(10)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// One scheduled round of `name`, if this node claims it.

@@ -23,25 +23,52 @@ extension Objects {
         }
     }
 
-    /// The stored object for a trigger about an existing one: 101 when the caller may not read
-    /// it (as Parse, which looks the object up with the caller's rights first), else the object
-    /// as the master key reads it.
+    /// The stored object for a trigger about a change to an existing one, as the master key
+    /// reads it; 101 when it does not exist or the caller may not write it (its ACL), as Parse,
+    /// which loads the original with the caller's write rights: no trigger runs for someone
+    /// who could not make the change. (Pointer permissions are left to the write itself.)
     func originalForTrigger(_ className: ClassName, _ objectId: String, principal: Principal) async throws -> [String: JSON] {
-        guard try await storedForTrigger(className, objectId, principal: principal) != nil,
-            let original = try await storedForTrigger(className, objectId, principal: .master)
-        else { throw ParseError.objectNotFound }
+        let found = try await store.find(
+            FindRequest(
+                className: className, query: .field(FieldPath(field: .objectId), .equals(.string(objectId))), options: FindOptions(),
+                scope: AccessScope(classes: [className: .master]))
+        ).first
+        guard let stored = found, Self.mayWrite(stored.acl, principal) else { throw ParseError.objectNotFound }
+        guard let original = try await storedForTrigger(className, objectId, principal: .master) else { throw ParseError.objectNotFound }
         return original
     }
 
-    /// The body a before-save trigger leaves (the client's own when there is none).
-    func beforeSave(_ className: ClassName, objectId: String?, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
+    /// Whether `principal` is among the writers of an object with `acl` (none: public).
+    static func mayWrite(_ acl: ACL?, _ principal: Principal) -> Bool {
+        guard !principal.isMaster, let acl else { return true }
+        return !acl.writers.isDisjoint(with: principal.aclGroup)
+    }
+
+    /// Fields a before-save never sees or sets, by class: `_User`'s credentials and linked
+    /// identities go through the account rules only; an installation's identity through the
+    /// installation rules (normalized and de-duplicated before the trigger runs).
+    static let triggerHidden: [ClassName: Set<String>] = [
+        .user: ["password", "authData", "sessionToken"],
+        .installation: ["installationId", "deviceToken", "deviceType", "pushType"],
+    ]
+
+    /// The body a before-save trigger leaves (the client's own when there is none). The
+    /// trigger's changes are checked afterwards exactly as the client's own.
+    func beforeSave(
+        _ className: ClassName, objectId: String?, body: [String: JSON], principal: Principal
+    ) async throws -> [String: JSON] {
         guard await triggers.has(.beforeSave, className) else { return body }
         var original: [String: JSON]?
         if let objectId { original = try await originalForTrigger(className, objectId, principal: principal) }
+        let hidden = Self.triggerHidden[className] ?? []
+        func isHidden(_ key: String) -> Bool { hidden.contains(key) || hidden.contains(where: { key.hasPrefix($0 + ".") }) }
         let event = TriggerEvent(
-            kind: .beforeSave, className: className, objectId: objectId, object: body, original: original, caller: triggerCaller(principal),
-            objects: self)
-        return try await triggers.run(event)
+            kind: .beforeSave, className: className, objectId: objectId, object: body.filter { !isHidden($0.key) },
+            original: original?.filter { !isHidden($0.key) }, caller: triggerCaller(principal), objects: self)
+        var changed = try await triggers.run(event)
+        for key in changed.keys where isHidden(key) { changed[key] = nil }
+        for (key, value) in body where isHidden(key) { changed[key] = value }
+        return changed
     }
 
     /// Runs the before-delete trigger, which may refuse.
@@ -49,8 +76,8 @@ extension Objects {
         guard await triggers.has(.beforeDelete, className) else { return }
         let object = try await originalForTrigger(className, objectId, principal: principal)
         _ = try await triggers.run(
-            TriggerEvent(kind: .beforeDelete, className: className, objectId: objectId, object: object, caller: triggerCaller(.master), objects: self)
-                .acting(principal))
+            TriggerEvent(
+                kind: .beforeDelete, className: className, objectId: objectId, object: object, caller: triggerCaller(principal), objects: self))
     }
 
     /// Before a write: the stored objects that after-triggers will be told about (an update's
@@ -127,14 +154,5 @@ extension Objects {
             TriggerEvent(
                 kind: kind, className: className, objectId: objectId, object: object, original: original, caller: triggerCaller(principal),
                 objects: self))
-    }
-}
-
-extension TriggerEvent {
-    /// The event with the caller acting as `principal`.
-    func acting(_ principal: Principal) -> TriggerEvent {
-        var event = self
-        event.caller.principal = principal
-        return event
     }
 }

@@ -34,7 +34,10 @@ package struct TriggerRunner: Sendable {
     package var isEmpty: Bool {
         get async {
             guard triggers.isEmpty else { return false }
-            guard let webhooks, let hooks = try? await webhooks.all() else { return true }
+            guard let webhooks else { return true }
+            // Unreadable hooks are not "no hooks": the caller then takes the trigger path,
+            // where a before-trigger refuses.
+            guard let hooks = try? await webhooks.all() else { return false }
             return !hooks.contains { $0.className != nil }
         }
     }
@@ -49,7 +52,12 @@ package struct TriggerRunner: Sendable {
     package func has(_ kind: TriggerKind, _ className: ClassName) async -> Bool {
         if inCode(kind, className) { return true }
         guard let webhooks else { return false }
-        return await webhooks.triggerURL(kind, className.rawValue) != nil
+        do {
+            return try await webhooks.triggerURL(kind, className.rawValue) != nil
+        } catch {
+            // Unknown is treated as "there is one": `run` then refuses a before-trigger's write.
+            return true
+        }
     }
 
     /// Runs the trigger of `event.kind` for `event.className`, if any: the `object` it returns
@@ -60,7 +68,16 @@ package struct TriggerRunner: Sendable {
         let trigger: CloudTrigger
         if let inCode = triggers[TriggerKey(event.kind, event.className.rawValue)] {
             trigger = inCode
-        } else if let webhooks, let url = await webhooks.triggerURL(event.kind, event.className.rawValue) {
+        } else if let webhooks {
+            let url: String?
+            do {
+                url = try await webhooks.triggerURL(event.kind, event.className.rawValue)
+            } catch {
+                logger.error("the webhooks could not be read for \(event.kind.rawValue) of \(event.className.rawValue): \(error)")
+                if event.kind.canRefuse { throw WebhookRegistry.unreadable }
+                return event.object
+            }
+            guard let url else { return event.object }
             trigger = CloudTrigger { event in try await webhooks.callTrigger(url, event) }
         } else {
             return event.object

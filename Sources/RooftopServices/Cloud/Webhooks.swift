@@ -74,25 +74,36 @@ package final class WebhookRegistry: Sendable {
         self.settings = settings
     }
 
-    /// Every hook (cached).
+    /// The most hooks one server holds (a `POST` beyond it is 143).
+    static let maxHooks = 1000
+
+    /// Every hook: cached while the cache bus is live (so another node's change is heard),
+    /// read from the database on every call while it is not.
     package func all() async throws -> [Webhook] {
+        let live = objects.store.cacheBus.isLive
         let (cached, generation) = cache.withLock { ($0.hooks, $0.generation) }
-        if let cached { return cached }
+        if live, let cached { return cached }
         let loaded = try await load()
-        cache.withLock { if $0.generation == generation { $0.hooks = loaded } }
+        if live { cache.withLock { if $0.generation == generation { $0.hooks = loaded } } }
         return loaded
     }
 
-    /// The URL of the function hook `name`.
-    package func functionURL(_ name: String) async -> String? {
-        (try? await all())?.first { $0.functionName == name }?.url
+    /// The URL of the function hook `name`; throws when the hooks cannot be read.
+    package func functionURL(_ name: String) async throws -> String? {
+        try await all().first { $0.functionName == name }?.url
     }
 
-    /// The URL of the `kind` trigger hook of `className`.
-    package func triggerURL(_ kind: TriggerKind, _ className: String) async -> String? {
-        guard Self.hookableTriggers.contains(kind), let hooks = try? await all(), !hooks.isEmpty else { return nil }
+    /// The URL of the `kind` trigger hook of `className`; throws when the hooks cannot be read.
+    package func triggerURL(_ kind: TriggerKind, _ className: String) async throws -> String? {
+        guard Self.hookableTriggers.contains(kind) else { return nil }
+        let hooks = try await all()
+        guard !hooks.isEmpty else { return nil }
         return hooks.first { $0.className == className && $0.triggerName == kind.rawValue }?.url
     }
+
+    /// A failure to read the hooks: a before-trigger's write is refused rather than let through
+    /// unchecked.
+    static let unreadable = ParseError(.webhookError, "The webhooks could not be read; try again.")
 
     /// Drops the cached hooks (another node changed them, or events were missed).
     package func invalidate() {
@@ -105,7 +116,7 @@ package final class WebhookRegistry: Sendable {
     private func load() async throws -> [Webhook] {
         guard try await objects.store.schema(.hooks) != nil else { return [] }
         var options = FindOptions()
-        options.limit = 1000
+        options.limit = Self.maxHooks + 1
         let found = try await objects.store.find(
             FindRequest(className: .hooks, query: .always, options: options, scope: AccessScope(classes: [.hooks: .master])))
         return found.compactMap { object in
@@ -126,11 +137,14 @@ extension WebhookRegistry {
         if definedInCode(hook) {
             throw ParseError(.webhookError, "\(Self.describe(hook)) is defined in the server's code; a webhook cannot replace it.")
         }
-        if try await stored(matching: hook) != nil {
+        guard try await all().count < Self.maxHooks else {
+            throw ParseError(.webhookError, "This server holds at most \(Self.maxHooks) webhooks; delete one first.")
+        }
+        if try await !stored(matching: hook).isEmpty {
             if let name = hook.functionName { throw ParseError(.webhookError, "function name: \(name) already exists") }
             throw ParseError(.webhookError, "class \(hook.className ?? "") already has trigger \(hook.triggerName ?? "")")
         }
-        try await save(hook, replacing: nil)
+        try await save(hook)
         return hook
     }
 
@@ -141,15 +155,18 @@ extension WebhookRegistry {
         var hook = key
         hook.url = url
         try checkURL(url)
-        guard let id = try await stored(matching: key) else { throw Self.missing(key) }
-        try await save(hook, replacing: id)
+        let ids = try await stored(matching: key)
+        guard !ids.isEmpty else { throw Self.missing(key) }
+        try await save(hook, replacing: ids)
         return hook
     }
 
     /// `DELETE` (or `PUT` with `{"__op":"Delete"}`) of a hook; 143 when there is none.
     package func delete(_ key: Webhook) async throws {
-        guard let id = try await stored(matching: key) else { throw Self.missing(key) }
-        _ = try await objects.store.write([.delete(className: .hooks, objectId: id, access: .master)])
+        // Every copy: two registrations that raced would otherwise leave one behind.
+        let ids = try await stored(matching: key)
+        guard !ids.isEmpty else { throw Self.missing(key) }
+        _ = try await objects.store.write(ids.map { .delete(className: .hooks, objectId: $0, access: .master) })
         await changed()
     }
 
@@ -202,7 +219,10 @@ extension WebhookRegistry {
         guard url.utf8.count <= 2048, let (scheme, authority) = Self.schemeAndAuthority(url), scheme == "http" || scheme == "https" else {
             throw ParseError(.webhookError, "A webhook's url must be an http or https URL.")
         }
-        let host = authority.split(separator: ":").first.map(String.init) ?? authority
+        // `[::1]:8080` → `[::1]`; `host:8080` → `host`.
+        let host =
+            authority.hasPrefix("[")
+            ? String(authority.prefix { $0 != "]" }) + "]" : authority.split(separator: ":").first.map(String.init) ?? authority
         guard settings.allowedHosts.contains(where: { $0.lowercased() == authority || $0.lowercased() == host }) else {
             throw ParseError(
                 .webhookError,
@@ -221,28 +241,27 @@ extension WebhookRegistry {
         return (scheme, authority)
     }
 
-    private func stored(matching key: Webhook) async throws -> String? {
-        guard try await objects.store.schema(.hooks) != nil else { return nil }
+    private func stored(matching key: Webhook) async throws -> [String] {
+        guard try await objects.store.schema(.hooks) != nil else { return [] }
         var conditions: [QueryNode] = []
         for (field, value) in [("functionName", key.functionName), ("className", key.className), ("triggerName", key.triggerName)] {
             let path = FieldPath(field: try FieldName(field))
             conditions.append(value.map { .field(path, .equals(.string($0))) } ?? .field(path, .exists(false)))
         }
         var options = FindOptions()
-        options.limit = 1
+        options.limit = 100
         let found = try await objects.store.find(
             FindRequest(className: .hooks, query: .and(conditions), options: options, scope: AccessScope(classes: [.hooks: .master])))
-        return found.first?.objectId
+        return found.map(\.objectId)
     }
 
-    private func save(_ hook: Webhook, replacing id: String?) async throws {
+    private func save(_ hook: Webhook, replacing ids: [String] = []) async throws {
         let grant = SchemaGrant(createClass: true, addFields: true)
         guard case .object(var fields) = hook.json else { return }
-        if let id {
+        if !ids.isEmpty {
             let write = try ObjectWrite(body: ["url": .string(hook.url)], isCreate: false)
-            _ = try await objects.store.write([
-                .update(className: .hooks, objectId: id, at: objects.clock(), write: write, access: .master, grant: grant)
-            ])
+            _ = try await objects.store.write(
+                ids.map { .update(className: .hooks, objectId: $0, at: objects.clock(), write: write, access: .master, grant: grant) })
         } else {
             fields["ACL"] = [:]
             let write = try ObjectWrite(body: fields, isCreate: true)
