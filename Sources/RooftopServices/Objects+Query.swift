@@ -123,6 +123,11 @@ extension Objects {
             schema, operation: operation, principal: principal, fieldsUsed: used, selfQuery: Objects.selfQuery(query, principal))
         for (sub, fields) in Objects.subqueryFields(query) {
             try checkReadClassAccess(sub, principal: principal)
+            // A subquery would read the class around its before-find trigger (Parse's
+            // GHSA-fcv6-fg5r-jm9q was such a way around): refused rather than run unchecked.
+            if triggers.inCode(.beforeFind, sub) {
+                throw ParseError(.invalidQuery, "\(sub) has a beforeFind trigger: a subquery on it is not supported.")
+            }
             guard let subSchema = try await store.schema(sub) else { continue }
             let access = try readAccess(subSchema, operation: .find, principal: principal, fieldsUsed: fields, selfQuery: false)
             if classes[sub] == nil { classes[sub] = access }

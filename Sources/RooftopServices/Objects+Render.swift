@@ -73,7 +73,14 @@ extension Objects {
         else { return [] }
         var options = FindOptions()
         options.limit = ids.count
-        let query = QueryNode.field(FieldPath(field: .objectId), .isIn(ids.sorted().map(JSON.string)))
+        var query = QueryNode.field(FieldPath(field: .objectId), .isIn(ids.sorted().map(JSON.string)))
+        // An included object is read as a query of its class: its before-find trigger narrows
+        // (or refuses) it too, so `include` is no way around the trigger.
+        if hasFindTriggers(className) {
+            let params = try await beforeFind(
+                className, objectId: nil, params: ["where": ["objectId": ["$in": .array(ids.sorted().map(JSON.string))]]], principal: principal)
+            if let condition = params["where"] { query = .and([query, try QueryNode.parse(where: condition, limits: config.queryLimits)]) }
+        }
         let objects = try await store.find(
             FindRequest(className: className, query: query, options: options, scope: AccessScope(classes: [className: access])))
         var documents = objects.map { className == .user ? AuthProviders.redacted($0.json) : $0.json }

@@ -134,6 +134,14 @@ import Testing
             #expect(asked.json["results"]?.arrayValue?.count == 0)
             #expect(try await call(client, .get, "/parse/classes/Post/\(hiddenId)").status == 404)
             #expect(journal.all.contains("afterFind Post 1"))
+            // No way around the trigger through a pointer's include or a subquery.
+            let links =
+                #"{"posts":[{"__type":"Pointer","className":"Post","objectId":"\#(hiddenId)"}],"one":{"__type":"Pointer","className":"Post","objectId":"\#(hiddenId)"}}"#
+            let linkId = try #require(try await call(client, .post, "/parse/classes/Link", body: links).json["objectId"]?.stringValue)
+            let included = try await call(client, .get, "/parse/classes/Link/\(linkId)?include=one")
+            #expect(included.json["one"]?["title"] == nil && included.json["one"]?["__type"] == "Pointer", "\(included.json)")
+            let subquery = #"{"one":{"$inQuery":{"where":{"hidden":true},"className":"Post"}}}"#
+            #expect(try await call(client, .get, "/parse/classes/Link?where=\(encoded(subquery))").json["code"] == 102)
             // A client's own `where` on a get is still refused, as without triggers.
             #expect(try await call(client, .get, "/parse/classes/Post/\(hiddenId)?where=%7B%7D").json["code"] == 102)
             let denied = try await call(client, .get, "/parse/classes/Post", headers: ["X-Deny": "1"])
