@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
-package import RooftopServices
+import RooftopServices
 
 /// The HTTP client behind webhooks: redirects refused (a hook may not be bounced to a host the
 /// operator did not allow), bounded time and answer size. Process-wide, like `HTTPClient.shared`.

@@ -1,4 +1,4 @@
-public import RooftopCore
+import RooftopCore
 import RooftopServices
 
 /// Who made the request a handler runs for. Function and trigger requests expose its members

@@ -1,7 +1,7 @@
 package import Logging
 package import RooftopCore
 import RooftopStorage
-package import ServiceLifecycle
+import ServiceLifecycle
 
 /// Runs background jobs (`POST /jobs/:name` and schedules) and records each run in `_JobStatus`
 /// (Parse's class: `jobName`, `source`, `status` running/succeeded/failed, `message`, `params`,
