@@ -18,13 +18,7 @@ package struct GlobalConfig: Sendable {
     }
 
     let objects: Objects
-    private let cache = LockedValue(Cache())
-
-    struct Cache {
-        var values: Values?
-        /// Bumped by every invalidation: a read that began before one must not fill the cache.
-        var generation = 0
-    }
+    private let cache = BusCache<Values>()
 
     static let className = ClassName.globalConfig
     static let objectId = "1"
@@ -45,12 +39,7 @@ package struct GlobalConfig: Sendable {
 
     /// The current values (cached while the cache bus is live).
     package func read() async throws -> Values {
-        let live = objects.store.cacheBus.isLive
-        let (cached, generation) = cache.withLock { ($0.values, $0.generation) }
-        if live, let cached { return cached }
-        let values = try await load()
-        if live { cache.withLock { if $0.generation == generation { $0.values = values } } }
-        return values
+        try await cache.value(live: objects.store.cacheBus.isLive, load: load)
     }
 
     /// Applies `PUT /config`'s body: `params` (a value, or `{"__op":"Delete"}` to remove the
@@ -70,12 +59,7 @@ package struct GlobalConfig: Sendable {
     }
 
     /// Drops the cached values (another node changed them, or events were missed).
-    package func invalidate() {
-        cache.withLock {
-            $0.values = nil
-            $0.generation += 1
-        }
-    }
+    package func invalidate() { cache.invalidate() }
 
     /// The dotted-key update a `PUT /config` body stands for.
     static func changes(_ body: [String: JSON]) throws(ParseError) -> [String: JSON] {

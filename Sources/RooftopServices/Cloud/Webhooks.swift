@@ -57,12 +57,7 @@ package final class WebhookRegistry: Sendable {
     let objects: Objects
     let transport: (any WebhookTransport)?
     package let settings: WebhookSettings
-    private let cache = LockedValue(Cache())
-
-    struct Cache {
-        var hooks: [Webhook]?
-        var generation = 0
-    }
+    private let cache = BusCache<[Webhook]>()
 
     /// The trigger kinds a webhook may serve (Parse's hooks API accepts these).
     static let hookableTriggers: Set<TriggerKind> = [.beforeSave, .afterSave, .beforeDelete, .afterDelete]
@@ -80,12 +75,7 @@ package final class WebhookRegistry: Sendable {
     /// Every hook: cached while the cache bus is live (so another node's change is heard),
     /// read from the database on every call while it is not.
     package func all() async throws -> [Webhook] {
-        let live = objects.store.cacheBus.isLive
-        let (cached, generation) = cache.withLock { ($0.hooks, $0.generation) }
-        if live, let cached { return cached }
-        let loaded = try await load()
-        if live { cache.withLock { if $0.generation == generation { $0.hooks = loaded } } }
-        return loaded
+        try await cache.value(live: objects.store.cacheBus.isLive, load: load)
     }
 
     /// The URL of the function hook `name`; throws when the hooks cannot be read.
@@ -106,12 +96,7 @@ package final class WebhookRegistry: Sendable {
     static let unreadable = ParseError(.webhookError, "The webhooks could not be read; try again.")
 
     /// Drops the cached hooks (another node changed them, or events were missed).
-    package func invalidate() {
-        cache.withLock {
-            $0.hooks = nil
-            $0.generation += 1
-        }
-    }
+    package func invalidate() { cache.invalidate() }
 
     private func load() async throws -> [Webhook] {
         guard try await objects.store.schema(.hooks) != nil else { return [] }
