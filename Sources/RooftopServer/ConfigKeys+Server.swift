@@ -129,6 +129,11 @@ extension ServerConfiguration {
             "`error`, `warn`, `info`, `verbose`, `debug` or `silly` (Parse Server's names); `verbose` and below add one line per request "
                 + "(method, path without query, status, time) — about 15 µs of CPU each, a sixth of a get-by-id (docs/benchmarks.md)",
             valid: { logLevels.contains($0) }, problem: "must be one of \(logLevels)"),
+        .string(
+            "logFormat", \.logFormat,
+            "`text`, or `json`: one JSON object per line on standard error (`time`, `level`, `label`, `message`, `source`, "
+                + "`metadata`) for log collectors. Rooftop's own option",
+            valid: { ["text", "json"].contains($0) }, problem: "must be text or json"),
         ConfigKey(
             "verbose", .boolean, "`true` is `logLevel: verbose`",
             apply: { configuration, value in if try value.bool() { configuration.logLevel = "verbose" } },

@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = try options.loadForServing()
         let keys = try KeyFile.loadOrCreate(configuration: &configuration)
-        var logger = Logger(label: "rooftop")
+        var logger = configuration.logFormat == "json" ? Logger(label: "rooftop") { JSONLogHandler(label: $0) } : Logger(label: "rooftop")
         logger.logLevel = configuration.swiftLogLevel
         let database = try Database.open(configuration, logger: logger)
         for warning in configuration.startupWarnings(appId: keys.appId) { logger.warning("\(warning)") }

@@ -28,6 +28,8 @@ package struct ServerConfiguration: Sendable {
     package var publicServerURL: String?
     package var defaultRateLimits = true
     package var logLevel = "info"
+    /// `text` (swift-log's lines) or `json` (one JSON object per line).
+    package var logFormat = "text"
     package var appName: String?
     /// Seconds a stop (SIGTERM/SIGINT) waits for in-flight requests before closing their
     /// connections; 0 waits as long as they take.
