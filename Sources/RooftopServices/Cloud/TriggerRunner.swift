@@ -22,6 +22,11 @@ package struct TriggerRunner: Sendable {
 
     /// The triggers of `handlers` and the hooks of `webhooks`, timed on `clock`.
     package init(_ handlers: CloudHandlers, webhooks: WebhookRegistry? = nil, clock: any ServerClock, logger: Logger) {
+        // As in Parse, `_Session` takes afterLogout only: sessions are written by the account
+        // rules alone, so any other `_Session` trigger would never run.
+        for key in handlers.triggers.keys where key.className == "_Session" && key.kind != .afterLogout {
+            logger.warning("the \(key.kind.rawValue) trigger of _Session never runs: _Session takes afterLogout only")
+        }
         triggers = handlers.triggers
         timeout = handlers.timeout
         self.webhooks = webhooks
