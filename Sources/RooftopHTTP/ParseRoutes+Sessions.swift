@@ -5,7 +5,9 @@ import RooftopServices
 /// master key; someone else's session is 101).
 extension ParseRoutes {
     func listSessions(_ request: ParseRequest) async throws -> ParseResponse {
-        ParseResponse(body: ["results": .array(try await accounts.listSessions(principal: request.principal))])
+        // The master key lists every session: none of them is "current".
+        let token = request.principal.isMaster ? nil : request.sessionToken
+        return ParseResponse(body: ["results": .array(try await accounts.listSessions(principal: request.principal, token: token))])
     }
 
     func createSession(_ request: ParseRequest) async throws -> ParseResponse {
@@ -30,5 +32,11 @@ extension ParseRoutes {
     func deleteSession(_ request: ParseRequest) async throws -> ParseResponse {
         try await accounts.deleteSession(request.pathParameters["objectId"] ?? "", principal: request.principal)
         return ParseResponse(body: [:])
+    }
+
+    /// `POST /sessions/revokeOthers`: signs the user out everywhere but here; `{"revoked": n}`.
+    func revokeOtherSessions(_ request: ParseRequest) async throws -> ParseResponse {
+        guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
+        return ParseResponse(body: ["revoked": .number(Double(try await accounts.revokeOtherSessions(token: token)))])
     }
 }

@@ -74,6 +74,8 @@ extension ParseRoutes {
         Route(.get, "/sessions", .user) { try await $0.listSessions($1) },
         Route(.post, "/sessions", .user) { try await $0.createSession($1) },
         Route(.get, "/sessions/me", .session) { try await $0.currentSession($1) },
+        // Rooftop's own: "sign out my other devices" in one call.
+        Route(.post, "/sessions/revokeOthers", .session) { try await $0.revokeOtherSessions($1) },
         Route(.get, "/sessions/:objectId", .user) { try await $0.getSession($1) },
         Route(.put, "/sessions/:objectId", .user) { try await $0.updateSession($1) },
         Route(.delete, "/sessions/:objectId", .user) { try await $0.deleteSession($1) },

@@ -3,16 +3,25 @@ import RooftopStorage
 
 extension Accounts {
     /// Fields of `_Session` only the server sets.
-    static let serverOwnedSessionFields: Set<String> = ["user", "sessionToken", "expiresAt", "createdWith", "restricted"]
+    static let serverOwnedSessionFields: Set<String> = [
+        "user", "sessionToken", "expiresAt", "createdWith", "restricted", "lastUsedAt", "createdAddress", "current",
+    ]
 
-    /// `GET /sessions`: the caller's own sessions (the master key sees every session).
-    package func listSessions(principal: Principal) async throws -> [JSON] {
+    /// `GET /sessions`: the caller's own sessions (the master key sees every session); the one
+    /// the request came with is marked `"current": true`, the others `false`.
+    package func listSessions(principal: Principal, token: String? = nil) async throws -> [JSON] {
         var query = QueryNode.always
         if !principal.isMaster {
             guard let userId = principal.userId else { throw Self.invalidToken }
             query = try Self.sessions(of: userId)
         }
-        return try await find(.session, query, limit: 1000).map { .object($0.json) }
+        var current: String?
+        if let token { current = try await validate(token).1 }
+        return try await find(.session, query, limit: 1000).map { session in
+            var json = session.json
+            if let current { json["current"] = .bool(session.objectId == current) }
+            return .object(json)
+        }
     }
 
     /// `GET /sessions/me`: the session of the request's token, with the token.
@@ -67,9 +76,11 @@ extension Accounts {
         }
         let token = tokens.newToken()
         let installation = body["installationId"]?.stringValue ?? installationId
+        let now = objects.clock()
         guard
             case .insert(_, let id, let at, var write, let grant) = try sessionInsert(
-                userId: userId, token: token, action: "create", installationId: installation, at: objects.clock())
+                userId: userId, token: token, action: "create", installationId: installation, at: now,
+                device: await deviceFields(installationId: installation, at: now))
         else { throw ParseError.internalError }
         var extra = body
         extra["installationId"] = nil

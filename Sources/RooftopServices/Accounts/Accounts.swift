@@ -87,6 +87,8 @@ package struct Accounts: Sendable {
     package let audit: AuditLog
     /// Reset and verification requests' per-account work, done after the answer.
     let background: BackgroundWork
+    /// When this node last wrote each session's `lastUsedAt`.
+    let sessionUse = SessionUse()
 
     /// Whether account mail (and so the pages its links open) is configured.
     package var sendsMail: Bool { mail != nil }
@@ -212,7 +214,8 @@ package struct Accounts: Sendable {
             group.append(
                 try sessionInsert(
                     userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
-                    provider: identities.first?.provider ?? "password", installationId: installationId, at: now))
+                    provider: identities.first?.provider ?? "password", installationId: installationId, at: now,
+                    device: await deviceFields(installationId: installationId, at: now)))
         }
         let outcomes: [WriteOutcome]
         do {
@@ -284,8 +287,10 @@ package struct Accounts: Sendable {
 
     func openSession(for user: StoredObject, action: String, provider: String, installationId: String?) async throws -> String {
         let token = tokens.newToken()
+        let now = objects.clock()
         let session = try sessionInsert(
-            userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: objects.clock())
+            userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: now,
+            device: await deviceFields(installationId: installationId, at: now))
         // One session per user and installation: logging in again on a device replaces it.
         var replaced: [WriteOperation] = []
         if let installationId {
@@ -427,7 +432,10 @@ package struct Accounts: Sendable {
         // Without the other nodes' invalidations, the cache can't be trusted: read every time.
         let live = objects.store.cacheBus.isLive
         let (hit, generation) = await cache.lookup(digest)
-        if live, let hit { return (hit.userId, hit.sessionId) }
+        if live, let hit {
+            touch(hit.sessionId)
+            return (hit.userId, hit.sessionId)
+        }
         let query = QueryNode.field(FieldPath(field: .internal(.sessionToken)), .equals(.string(digest)))
         guard let session = try await find(.session, query, limit: 1).first,
             let userId = session.fields["user"]?["objectId"]?.stringValue,
@@ -451,11 +459,13 @@ package struct Accounts: Sendable {
             remaining = length
         }
         if live { await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining), readAt: generation) }
+        touch(session.objectId)
         return (userId, session.objectId)
     }
 
     func sessionInsert(
-        userId: String, token: String, action: String, provider: String = "password", installationId: String?, at now: ParseDate
+        userId: String, token: String, action: String, provider: String = "password", installationId: String?, at now: ParseDate,
+        device: [String: JSON] = [:]
     ) throws -> WriteOperation {
         let expires = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + Int64(config.sessionLength) * 1000)
         var write = ObjectWrite()
@@ -466,9 +476,10 @@ package struct Accounts: Sendable {
             (FieldPath(field: .internal(.sessionToken)), .set(.string(tokens.digest(token)))),
         ]
         if let installationId { write.operations.append((FieldPath(field: try FieldName("installationId")), .set(.string(installationId)))) }
+        for (key, value) in device.sorted(by: { $0.key < $1.key }) { write.operations.append((FieldPath(field: try FieldName(key)), .set(value))) }
         write.acl = ACL(readers: [userId], writers: [userId])
-        return .insert(
-            className: .session, objectId: ObjectId.generate(length: objects.config.objectIdSize), at: now, write: write,
-            grant: SchemaGrant(createClass: true, addFields: true))
+        let id = ObjectId.generate(length: objects.config.objectIdSize)
+        sessionUse.opened(id, now: now.millisecondsSince1970)
+        return .insert(className: .session, objectId: id, at: now, write: write, grant: SchemaGrant(createClass: true, addFields: true))
     }
 }
