@@ -1,5 +1,5 @@
 import Foundation
-package import RooftopCore
+import RooftopCore
 import RooftopStorage
 
 /// Sessions as devices: what a person needs to recognise a session in their list (the device
