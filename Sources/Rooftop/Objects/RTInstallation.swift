@@ -21,6 +21,7 @@ open class RTInstallation: RTObject, @unchecked Sendable {
         boundUser = nil
         self["installationId"] = installationId
         self["deviceType"] = Self.platform
+        self["deviceName"] = Self.hostDeviceName
         self["parseVersion"] = Rooftop.version
         let zone = TimeZone.current.identifier
         if TimeZone(identifier: zone) != nil { self["timeZone"] = zone }
@@ -58,6 +59,21 @@ open class RTInstallation: RTObject, @unchecked Sendable {
         #else
             "embedded"
         #endif
+    }
+
+    /// The name the system gives this device (its host name, without `.local`), which the
+    /// server shows in the user's list of sessions.
+    static var hostDeviceName: String {
+        var name = ProcessInfo.processInfo.hostName
+        if name.hasSuffix(".local") { name.removeLast(6) }
+        return String(name.prefix(256))
+    }
+
+    /// What the user's list of sessions calls this device ("Ana's iPhone"); the host name by
+    /// default. Set it before the first sign-in (or save it afterwards) to show another one.
+    public var deviceName: String? {
+        get { self["deviceName"] as? String }
+        set { self["deviceName"] = newValue }
     }
 
     /// The id this install made on first launch (lowercase UUID).

@@ -62,6 +62,13 @@ final class RTClient: @unchecked Sendable {
         set { lock.withLock { config = newValue } }
     }
 
+    /// Saves this install's installation (once per launch; the server creates it the first
+    /// time and updates it afterwards) so the session about to open is tied to a device the user
+    /// can recognise. A failure never stops the sign-in.
+    func registerDevice() async {
+        try? await installation.upsert(self)
+    }
+
     var automaticUserEnabled: Bool {
         get { lock.withLock { automaticUser } }
         set { lock.withLock { automaticUser = newValue } }

@@ -19,6 +19,7 @@ extension RTUser {
             return
         }
         guard objectId == nil else { throw RTError(.otherCause, "This user has already signed up.") }
+        await client.registerDevice()
         let answer = try await client.send(APIRequest(method: "POST", path: "/users", body: body), as: nil)
         guard let fields = answer.objectValue, let token = fields["sessionToken"]?.stringValue else {
             throw RTError(.invalidJSON, "The server's answer to a sign-up has no session.")
@@ -40,6 +41,7 @@ extension RTUser {
         var body: [String: JSON] = ["password": .string(password)]
         if let username { body["username"] = .string(username) }
         if let email { body["email"] = .string(email) }
+        await client.registerDevice()
         let answer = try await client.send(APIRequest(method: "POST", path: "/login", body: .object(body)), as: nil)
         return try signedIn(client, answer, anonymous: false)
     }
@@ -163,6 +165,7 @@ public enum RTAnonymousUtils {
     public static func logIn() async throws -> RTUser {
         let client = try RTClient.current()
         let body: JSON = ["authData": ["anonymous": ["id": .string(UUID().uuidString.lowercased())]]]
+        await client.registerDevice()
         let answer = try await client.send(APIRequest(method: "POST", path: "/users", body: body), as: nil)
         return try RTUser.signedIn(client, answer, anonymous: true)
     }

@@ -9,6 +9,7 @@ extension RTUser {
     public static func logIn(with credential: RTAuthCredential) async throws -> RTUser {
         let client = try RTClient.current()
         let body: JSON = ["authData": .object([credential.provider: credential.authData])]
+        await client.registerDevice()
         let answer = try await client.send(APIRequest(method: "POST", path: "/users", body: body), as: nil)
         let user = try signedIn(client, answer, anonymous: false)
         if answer["authData"] == nil {
@@ -92,6 +93,7 @@ extension RTUser {
         }
         guard let code = query["code"] else { throw RTError(.otherCause, "The sign-in came back without a code.") }
         let body: JSON = ["code": .string(code), "code_verifier": .string(verifier)]
+        await client.registerDevice()
         return try await client.send(APIRequest(method: "POST", path: "/auth/token", body: body), as: nil)
     }
 }

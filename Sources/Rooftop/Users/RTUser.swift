@@ -85,6 +85,7 @@ open class RTUser: RTObject, @unchecked Sendable {
     func createAutomaticUser(_ client: RTClient) async throws {
         var (count, body) = try pendingBody()
         body = .object((body.objectValue ?? [:]).merging(["authData": ["anonymous": ["id": .string(UUID().uuidString.lowercased())]]]) { $1 })
+        await client.registerDevice()
         let answer = try await client.send(APIRequest(method: "POST", path: "/users", body: body), as: nil)
         guard let fields = answer.objectValue, let token = fields["sessionToken"]?.stringValue else {
             throw RTError(.invalidJSON, "The server's answer to creating a user has no session.")
