@@ -13,7 +13,7 @@ extension CloudCode {
     public mutating func beforeSave(
         _ className: String, timeout: Duration? = nil, _ handler: @escaping @Sendable (inout TriggerRequest) async throws -> Void
     ) {
-        register(.beforeSave, className, timeout, changing: handler)
+        register(.beforeSave, className, timeout, handler)
     }
 
     /// Runs after an object of `className` was created or updated (Parse's `afterSave`).
@@ -42,7 +42,7 @@ extension CloudCode {
     public mutating func beforeFind(
         _ className: String, timeout: Duration? = nil, _ handler: @escaping @Sendable (inout TriggerRequest) async throws -> Void
     ) {
-        register(.beforeFind, className, timeout, changing: handler)
+        register(.beforeFind, className, timeout, handler)
     }
 
     /// Runs after a query or get on `className` with `request.results` (Parse's `afterFind`);
@@ -80,8 +80,7 @@ extension CloudCode {
     }
 
     private mutating func register(
-        _ kind: TriggerKind, _ className: String, _ timeout: Duration?,
-        changing handler: @escaping @Sendable (inout TriggerRequest) async throws -> Void
+        _ kind: TriggerKind, _ className: String, _ timeout: Duration?, _ handler: @escaping @Sendable (inout TriggerRequest) async throws -> Void
     ) {
         handlers.triggers[TriggerKey(kind, className)] = CloudTrigger(timeout: timeout) { event in
             var request = TriggerRequest(event)
@@ -90,12 +89,10 @@ extension CloudCode {
         }
     }
 
+    /// An observer is a changing handler that leaves `object` as it was.
     private mutating func register(
         _ kind: TriggerKind, _ className: String, _ timeout: Duration?, observing handler: @escaping @Sendable (TriggerRequest) async throws -> Void
     ) {
-        handlers.triggers[TriggerKey(kind, className)] = CloudTrigger(timeout: timeout) { event in
-            try await handler(TriggerRequest(event))
-            return event.object
-        }
+        register(kind, className, timeout) { (request: inout TriggerRequest) in try await handler(request) }
     }
 }

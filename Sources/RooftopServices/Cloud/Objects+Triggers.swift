@@ -28,13 +28,17 @@ extension Objects {
     /// which loads the original with the caller's write rights: no trigger runs for someone
     /// who could not make the change. (Pointer permissions are left to the write itself.)
     func originalForTrigger(_ className: ClassName, _ objectId: String, principal: Principal) async throws -> [String: JSON] {
+        guard let schema = try await store.schema(className) else { throw ParseError.objectNotFound }
         let found = try await store.find(
             FindRequest(
                 className: className, query: .field(FieldPath(field: .objectId), .equals(.string(objectId))), options: FindOptions(),
                 scope: AccessScope(classes: [className: .master]))
         ).first
         guard let stored = found, Self.mayWrite(stored.acl, principal) else { throw ParseError.objectNotFound }
-        guard let original = try await storedForTrigger(className, objectId, principal: .master) else { throw ParseError.objectNotFound }
+        // The row just read, rendered as the master key reads it: no second query.
+        guard let original = try await render([stored], schema: schema, options: FindOptions(), principal: .master).first?.objectValue else {
+            throw ParseError.objectNotFound
+        }
         return original
     }
 
