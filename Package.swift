@@ -46,6 +46,7 @@ let package = Package(
         // 4.x: jwt-kit 5.8.0 needs swift-crypto 4.1 or later.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -154,6 +155,7 @@ let package = Package(
                 "RooftopMail", "RooftopIdentity", "RooftopS3", "RooftopWebhooks",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: server),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
                 // Fenced: the only target that sees swift-prometheus (the metrics port).

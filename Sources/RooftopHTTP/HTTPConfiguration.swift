@@ -49,6 +49,12 @@ package struct HTTPConfiguration: Sendable {
     /// How long a connection may make no progress before it is closed: no request, a request
     /// head not yet complete, or a body that stopped arriving; nil never closes one.
     package var idleTimeout: Duration? = .seconds(60)
+    /// How long a request head may take from its first byte to its last; nil: no limit but
+    /// the idle timeout. A head dribbled in a byte at a time is the Slowloris attack.
+    package var headerTimeout: Duration? = .seconds(20)
+    /// How long a request body may take from the head to its last byte; nil: no limit but the
+    /// idle timeout. A body sent slowly but steadily never looks idle.
+    package var bodyTimeout: Duration? = .seconds(300)
     /// The hosted pages' layout, style sheet and words.
     package var pages: PageTemplates = .builtIn
 

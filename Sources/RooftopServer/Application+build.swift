@@ -48,13 +48,16 @@ package func buildApplication(
         if event == .config || event == .everything { globalConfig.invalidate() }
         if event == .hooks || event == .everything { webhooks.invalidate() }
     }
-    // Slow clients (a head sent byte by byte, a declared body never sent, a silent connection)
-    // are closed by Hummingbird's idle timer rather than held for ever.
-    let idle = dependencies.http.idleTimeout.map { d in
-        TimeAmount.milliseconds(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
+    // Slow clients (a head sent byte by byte, a declared body never sent, a silent connection,
+    // a body that trickles in) are closed rather than held for ever.
+    let http1 = dependencies.http
+    let server = HTTPServerBuilder { responder in
+        DeadlineHTTP1Channel(
+            responder: responder, idle: http1.idleTimeout.map(TimeAmount.init), header: http1.headerTimeout.map(TimeAmount.init),
+            body: http1.bodyTimeout.map(TimeAmount.init), logger: dependencies.logger)
     }
     var app = Application(
-        responder: responder, server: .http1(configuration: .init(idleTimeout: idle)),
+        responder: responder, server: server,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: dependencies.logger)

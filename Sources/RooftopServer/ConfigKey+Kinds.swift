@@ -66,4 +66,18 @@ extension ConfigKey {
                 configuration[keyPath: field] = entries
             }, show: { .array($0[keyPath: field].map(JSON.string)) })
     }
+
+    /// Whole seconds held as an optional duration; `0` is "no limit" (nil).
+    static func seconds(
+        _ name: String, _ field: any WritableKeyPath<ServerConfiguration, Duration?> & Sendable, _ description: String,
+        defaultNote: String? = nil
+    ) -> ConfigKey {
+        ConfigKey(
+            name, .integer, description, defaultNote: defaultNote,
+            apply: { configuration, value in
+                let seconds = try value.int()
+                try value.require(seconds >= 0, "must be 0 (no limit) or seconds")
+                configuration[keyPath: field] = seconds == 0 ? nil : .seconds(seconds)
+            }, show: { .number(Double($0[keyPath: field]?.components.seconds ?? 0)) })
+    }
 }

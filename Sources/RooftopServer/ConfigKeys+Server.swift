@@ -61,16 +61,22 @@ extension ServerConfiguration {
         .int(
             "maxBodySize", \.httpSettings.maxBodySize,
             "largest JSON body in bytes; larger is 413, before any of it is read when `Content-Length` declares it"),
-        ConfigKey(
-            "idleTimeout", .integer,
+        .seconds(
+            "idleTimeout", \.httpSettings.idleTimeout,
             "seconds a connection may make no progress before it is closed: no request, a request head still incomplete, or a body "
                 + "that stopped arriving (slow-client protection); `0` never closes one. Rooftop's own option",
-            defaultNote: "`60`",
-            apply: { configuration, value in
-                let seconds = try value.int()
-                try value.require(seconds >= 0, "must be 0 (never) or seconds")
-                configuration.httpSettings.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
-            }, show: { .number(Double($0.httpSettings.idleTimeout?.components.seconds ?? 0)) }),
+            defaultNote: "`60`"),
+        .seconds(
+            "headerTimeout", \.httpSettings.headerTimeout,
+            "seconds a request head may take from its first byte to its last before the connection is closed (slow-header "
+                + "protection); the wait between requests is `idleTimeout`'s; `0` no limit. Rooftop's own option",
+            defaultNote: "`20`"),
+        .seconds(
+            "bodyTimeout", \.httpSettings.bodyTimeout,
+            "seconds a request body may take from the end of the head to its last byte before the connection is closed "
+                + "(slow-body protection: a body that keeps trickling in never looks idle); raise it with `maxUploadSize` for "
+                + "large uploads over slow links; `0` no limit. Rooftop's own option",
+            defaultNote: "`300`"),
         .string("allowOrigin", \.httpSettings.allowOrigin, "`Access-Control-Allow-Origin`"),
         .addressList(
             "trustProxy", \.httpSettings.trustedProxies,

@@ -6,6 +6,10 @@ import RooftopHTTP
 import RooftopServices
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Clients that hold a connection without finishing a request are closed after the idle
 /// timeout (1 s here); a declared body over `maxBodySize` is refused before it is read.
 @Suite struct SlowClientTests: LiveServerTest {
@@ -65,6 +69,74 @@ import Testing
                 return answered
             }
             #expect(kept == 4)
+        }
+    }
+
+    /// Sends `text` a byte every `interval` seconds until the server closes the connection or
+    /// everything is sent; whether it was closed before the end, and after how long.
+    func dribble(port: Int, _ text: String, interval: Double) async throws -> (closedEarly: Bool, seconds: Double) {
+        try await blocking {
+            let socket = try RawSocket(port: port, timeout: 10)
+            let start = Date()
+            for byte in text.utf8 {
+                // A closed peer shows as a failed send (EPIPE; SIGPIPE is off for RawSocket).
+                var one = byte
+                if Glibc.send(socket.fd, &one, 1, Int32(MSG_NOSIGNAL)) != 1 { return (true, Date().timeIntervalSince(start)) }
+                Thread.sleep(forTimeInterval: interval)
+            }
+            return (false, Date().timeIntervalSince(start))
+        }
+    }
+
+    /// Progress, one byte at a time, keeps the idle timer quiet; the head and body deadlines
+    /// close such connections anyway, while a connection resting between requests is kept.
+    @Test func headAndBodyHaveDeadlines() async throws {
+        try await withServer(configure: { _, http in
+            http.idleTimeout = .seconds(30)
+            http.headerTimeout = .seconds(1)
+            http.bodyTimeout = .seconds(1)
+        }) { (client: any TestClientProtocol) async throws in
+            let port = try #require(client.port)
+            // A head of 40 bytes at 0.1 s each: 4 s, well past the 1 s header deadline.
+            let head = try await dribble(port: port, "GET /parse/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: bbbbbbbb", interval: 0.1)
+            #expect(head.closedEarly, "a head dribbled over 4 s was not cut off")
+            #expect(head.seconds < 3.5)
+            // A body of 40 bytes at 0.1 s each after a complete head: the body deadline.
+            let body = try await blocking {
+                let socket = try RawSocket(port: port, timeout: 10)
+                socket.send(
+                    "POST /parse/classes/T HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Parse-Application-Id: \(testAppId)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 40\r\n\r\n")
+                return socket
+            }
+            let sent = try await blocking { () -> (Bool, Double) in
+                let start = Date()
+                for byte in #"{"a":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#.utf8 {
+                    var one = byte
+                    if Glibc.send(body.fd, &one, 1, Int32(MSG_NOSIGNAL)) != 1 { return (true, Date().timeIntervalSince(start)) }
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                return (false, Date().timeIntervalSince(start))
+            }
+            #expect(sent.0, "a body trickled over 4 s was not cut off")
+            #expect(sent.1 < 3.5)
+            // Nothing was created by the cut-off request.
+            let found = try await call(client, .get, "/parse/classes/T", master: true)
+            #expect(found.json["results"]?.arrayValue?.isEmpty == true)
+            // Resting 2 s between requests (past both deadlines, within the idle timeout) is fine:
+            // the header clock starts at a request's first byte, not when the last one ended.
+            let rested = try await blocking {
+                let socket = try RawSocket(port: port, timeout: 10)
+                var answered = 0
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                for _ in 0..<2 {
+                    socket.send("GET /parse/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    if recv(socket.fd, &buffer, buffer.count, 0) > 0 { answered += 1 }
+                    Thread.sleep(forTimeInterval: 2)
+                }
+                return answered
+            }
+            #expect(rested == 2)
         }
     }
 
