@@ -75,6 +75,43 @@ import Testing
         }
     }
 
+    /// The account routes create and update `_User` too: the options hold there as well.
+    @Test func userFieldOptionsOnAccountRoutes() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let fields = #"{"fields":{"displayName":{"type":"String","required":true},"plan":{"type":"String","defaultValue":"free"}}}"#
+            let added = try await call(client, .post, "/parse/schemas/_User", body: fields, master: true)
+            #expect(added.status == 200, "\(added.json)")
+            for path in ["/parse/users", "/parse/classes/_User"] {
+                let missing = try await call(client, .post, path, body: #"{"username":"ann","password":"correct horse 1"}"#)
+                #expect(missing.json == ["code": 142, "error": "displayName is required"], "\(path)")
+                let cleared = try await call(client, .post, path, body: #"{"username":"ann","password":"correct horse 1","displayName":""}"#)
+                #expect(cleared.json["code"] == 142, "\(path)")
+            }
+            // Nothing was created: the name is still free, and login finds nobody.
+            #expect(try await call(client, .get, "/parse/login?username=ann&password=correct%20horse%201").json["code"] == 101)
+            let created = try await call(client, .post, "/parse/users", body: #"{"username":"ann","password":"correct horse 1","displayName":"Ann"}"#)
+            #expect(created.status == 201)
+            let id = try #require(created.json["objectId"]?.stringValue)
+            let token = try #require(created.json["sessionToken"]?.stringValue)
+            let me = try await call(client, .get, "/parse/users/me", headers: ["X-Parse-Session-Token": token])
+            #expect(me.json["plan"] == "free" && me.json["displayName"] == "Ann")
+            // The user can't clear it, by either route or with `_method`.
+            for clear in ["null", #""""#, #"{"__op":"Delete"}"#] {
+                let reply = try await call(
+                    client, .put, "/parse/users/\(id)", body: #"{"displayName":\#(clear)}"#, headers: ["X-Parse-Session-Token": token])
+                #expect(reply.json["code"] == 142, "\(clear): \(reply.json)")
+                let method = try await call(
+                    client, .post, "/parse/classes/_User/\(id)", body: #"{"_method":"PUT","displayName":\#(clear)}"#,
+                    headers: ["X-Parse-Session-Token": token])
+                #expect(method.json["code"] == 142, "_method \(clear): \(method.json)")
+            }
+            #expect(try await call(client, .get, "/parse/users/me", headers: ["X-Parse-Session-Token": token]).json["displayName"] == "Ann")
+            // Other fields still change.
+            #expect(
+                try await call(client, .put, "/parse/users/\(id)", body: #"{"plan":"pro"}"#, headers: ["X-Parse-Session-Token": token]).status == 200)
+        }
+    }
+
     /// Options of the wrong kind are refused and nothing is created.
     @Test func hostileOptions() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in

@@ -13,6 +13,8 @@ extension Accounts {
         try AccountInput.refuseDottedAccountKeys(body)
         let original = await userBeforeWrite(userId, for: .afterSave)
         var fields = try await beforeUserSave(body, userId: userId, principal: principal)
+        // A required field can't be cleared through the account route either.
+        try await objects.store.schema(.user)?.checkFieldOptions(update: fields)
         let username = try Self.takeString(&fields, "username")
         let email = try Self.takeString(&fields, "email")
         let password = try Self.takeString(&fields, "password")

@@ -156,6 +156,9 @@ package struct Accounts: Sendable {
         }
         // Only now: an `authData` that named an existing user was a login (beforeLogin ran).
         fields = try await beforeUserSave(fields, userId: nil, principal: principal)
+        // `/schemas` field options hold for sign-ups as for any create: defaults fill what is
+        // left out, and a required field left empty is 142 before anything is written.
+        if let schema = try await objects.store.schema(.user) { fields = try schema.applyingFieldOptions(toCreate: fields) }
         guard case .string(let username)? = fields.removeValue(forKey: "username"), !username.isEmpty else {
             throw ParseError(.usernameMissing, "bad or missing username")
         }
