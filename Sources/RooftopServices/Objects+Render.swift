@@ -17,9 +17,30 @@ extension Objects {
         }
         let tree = IncludeTree(paths: paths)
         if !tree.children.isEmpty {
-            documents = try await expand(documents, tree: tree, principal: principal, depth: 0)
+            documents = try await expand(
+                documents, tree: tree, projection: Projection(keys: options.keys, excludeKeys: options.excludeKeys), principal: principal,
+                depth: 0)
         }
         return documents.map { document in .object(Objects.project(document, keys: options.keys, excludeKeys: options.excludeKeys)) }
+    }
+
+    /// `keys` and `excludeKeys` as they reach an included object: `keys=owner.name` with
+    /// `include=owner` trims the owner to `name`, as Parse does; a bare `owner` keeps it whole.
+    struct Projection {
+        var keys: [String]?
+        var excludeKeys: [String]
+
+        /// The projection of the objects included through `field`.
+        func below(_ field: String) -> Projection {
+            func rest(_ paths: [String]) -> [String] {
+                paths.compactMap { path in
+                    let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+                    return parts.count == 2 && parts[0] == field ? parts[1] : nil
+                }
+            }
+            let nested = keys.map(rest) ?? []
+            return Projection(keys: nested.isEmpty ? nil : nested, excludeKeys: rest(excludeKeys))
+        }
     }
 
     /// Include paths as a tree: `a.b` and `a.c` share `a`.
@@ -42,7 +63,9 @@ extension Objects {
 
     /// Replaces pointers named by `tree` with the objects, read with the caller's own access:
     /// an object the caller may not read stays a pointer.
-    private func expand(_ documents: [[String: JSON]], tree: IncludeTree, principal: Principal, depth: Int) async throws -> [[String: JSON]] {
+    private func expand(
+        _ documents: [[String: JSON]], tree: IncludeTree, projection: Projection, principal: Principal, depth: Int
+    ) async throws -> [[String: JSON]] {
         guard depth < 8 else { return documents }
         var documents = documents
         for (field, subtree) in tree.children.sorted(by: { $0.key < $1.key }) {
@@ -52,7 +75,9 @@ extension Objects {
             }
             var fetched: [ObjectRef: JSON] = [:]
             for (className, ids) in wanted {
-                for (id, object) in try await fetch(className, ids: ids, subtree: subtree, principal: principal, depth: depth) {
+                let fetchedObjects = try await fetch(
+                    className, ids: ids, subtree: subtree, projection: projection.below(field), principal: principal, depth: depth)
+                for (id, object) in fetchedObjects {
                     fetched[ObjectRef(className: className, objectId: id)] = object
                 }
             }
@@ -66,7 +91,7 @@ extension Objects {
     }
 
     private func fetch(
-        _ className: ClassName, ids: Set<String>, subtree: IncludeTree, principal: Principal, depth: Int
+        _ className: ClassName, ids: Set<String>, subtree: IncludeTree, projection: Projection, principal: Principal, depth: Int
     ) async throws -> [(String, JSON)] {
         guard (try? checkReadClassAccess(className, principal: principal)) != nil, let schema = try await store.schema(className),
             let access = try? readAccess(schema, operation: .get, principal: principal, fieldsUsed: [], selfQuery: false)
@@ -84,9 +109,11 @@ extension Objects {
         let objects = try await store.find(
             FindRequest(className: className, query: query, options: options, scope: AccessScope(classes: [className: access])))
         var documents = objects.map { className == .user ? AuthProviders.redacted($0.json) : $0.json }
-        if !subtree.children.isEmpty { documents = try await expand(documents, tree: subtree, principal: principal, depth: depth + 1) }
+        if !subtree.children.isEmpty {
+            documents = try await expand(documents, tree: subtree, projection: projection, principal: principal, depth: depth + 1)
+        }
         return documents.map { document in
-            var object = document
+            var object = Objects.project(document, keys: projection.keys, excludeKeys: projection.excludeKeys)
             object["__type"] = "Object"
             object["className"] = .string(className.rawValue)
             return (document["objectId"]?.stringValue ?? "", .object(object))

@@ -158,6 +158,17 @@ package enum QueryConformance {
                 Fixture.item, params: ["where": apple, "include": "owner", "keys": "owner.name"], principal: .master
             ).results.first)
         #expect(dotted["owner"]?["name"] == "ann" && dotted["n"] == nil)
+        // The included owner is trimmed to the named key (as Parse does), keeping its identity.
+        #expect(dotted["owner"]?["rank"] == nil && dotted["owner"]?["objectId"] != nil && dotted["owner"]?["__type"] == "Object")
+        // A bare `owner` among the keys keeps the included object whole; `excludeKeys` reaches below too.
+        let whole = try #require(
+            try await f.objects.find(Fixture.item, params: ["where": apple, "include": "owner", "keys": "owner"], principal: .master)
+                .results.first)
+        #expect(whole["owner"]?["rank"] == 1 && whole["owner"]?["name"] == "ann" && whole["name"] == nil)
+        let excluded = try #require(
+            try await f.objects.find(Fixture.item, params: ["where": apple, "include": "owner", "excludeKeys": "owner.rank"], principal: .master)
+                .results.first)
+        #expect(excluded["owner"]?["rank"] == nil && excluded["owner"]?["name"] == "ann" && excluded["name"] == "apple")
         let all = try #require(try await f.objects.find(Fixture.item, params: ["where": apple, "include": "*"], principal: .master).results.first)
         #expect(all["owner"]?["rank"] == 1)
     }
