@@ -10,6 +10,7 @@ enum HostedPageTemplates {
             "passwordTooLong": "Password must be at most {{maximum}} characters long.",
             "passwordInvalidCharacter": "Password must not contain NUL characters.",
             "passwordContainsUsername": "Password cannot contain your username.",
+            "passwordContextWord": "Password cannot be your email address or the name of this app.",
             "passwordCommon": "This password is too common: choose one that is harder to guess.",
             "passwordReused": "New password should not be the same as last {{count}} passwords.",
         ],
@@ -17,6 +18,7 @@ enum HostedPageTemplates {
             "passwordMissing": "パスワードを入力してください。", "passwordTooShort": "パスワードは{{minimum}}文字以上にしてください。",
             "passwordTooLong": "パスワードは{{maximum}}文字以内にしてください。", "passwordInvalidCharacter": "パスワードに使用できない文字が含まれています。",
             "passwordContainsUsername": "パスワードにユーザー名を含めることはできません。",
+            "passwordContextWord": "メールアドレスやアプリ名をパスワードにすることはできません。",
             "passwordCommon": "よく使われているパスワードです。推測されにくいものを選んでください。",
             "passwordReused": "直近{{count}}回に使ったパスワードは使えません。",
         ],
@@ -33,6 +35,7 @@ enum HostedPageTemplates {
         case .tooLong(let maximum): ("passwordTooLong", ["maximum": String(maximum)])
         case .invalidCharacter: ("passwordInvalidCharacter", [:])
         case .containsUsername: ("passwordContainsUsername", [:])
+        case .contextWord: ("passwordContextWord", [:])
         case .common: ("passwordCommon", [:])
         case .reused(let count): ("passwordReused", ["count": String(count)])
         case .pattern: (nil, [:])

@@ -67,6 +67,13 @@ import Testing
             #expect(short.html.contains("Password must be at least 8 characters long."))
             #expect(short.html.contains("aria-invalid=\"true\""))
             #expect(try await login(client, "old password") == 200)  // nothing changed yet
+            // A context-specific word (the user's own address) is refused in the page's language.
+            let own = try await page(client, .post, action, form: "token=\(token)&new_password=ana%40example.com", language: "ja")
+            #expect(own.status == 400)
+            #expect(own.html.contains("メールアドレスやアプリ名をパスワードにすることはできません。"))
+            let ownEnglish = try await page(client, .post, action, form: "token=\(token)&new_password=ana%40example.com1")
+            #expect(ownEnglish.html.contains("Password cannot be your email address or the name of this app."))
+            #expect(try await login(client, "old password") == 200)
 
             let done = try await page(client, .post, action, form: "token=\(token)&new_password=new+password+1")
             #expect(done.status == 200 && done.html.contains("Password changed"))

@@ -65,6 +65,9 @@ package struct PasswordPolicy: Sendable {
         case pattern(message: String)
         /// Contains the username.
         case containsUsername
+        /// Is the email address, its local part, or the app's name or id (NIST's
+        /// context-specific words besides the username).
+        case contextWord
         /// On the list of common passwords.
         case common
         /// The same as one of the last `count` passwords.
@@ -79,15 +82,12 @@ package struct PasswordPolicy: Sendable {
             case .invalidCharacter: ParseError(.validationError, "Password must not contain NUL characters.")
             case .pattern(let message): ParseError(.validationError, message)
             case .containsUsername: ParseError(.validationError, "Password cannot contain your username.")
+            case .contextWord: ParseError(.validationError, "Password cannot be your email address or the name of this app.")
             case .common: ParseError(.validationError, "This password is too common: choose one that is harder to guess.")
             case .reused(let count): ParseError(.validationError, "New password should not be the same as last \(count) passwords.")
             }
         }
     }
-
-    /// The message for a password that is one of the context-specific words other than the
-    /// username (the email address, its local part, the app's name or id).
-    package static let contextWordMessage = "Password cannot be your email address or the name of this app."
 
     /// The first rule `password` breaks, if any. Length is checked first, so a 10,000-character
     /// input costs one count and nothing else.
@@ -107,7 +107,7 @@ package struct PasswordPolicy: Sendable {
         let core = Self.contextCore(password)
         if let username, !username.isEmpty, Self.contextCore(username) == core { return .containsUsername }
         if doNotAllowUsername, let username, !username.isEmpty, password.lowercased().contains(username.lowercased()) { return .containsUsername }
-        if !core.isEmpty, context.contains(where: { Self.contextCore($0) == core }) { return .pattern(message: Self.contextWordMessage) }
+        if !core.isEmpty, context.contains(where: { Self.contextCore($0) == core }) { return .contextWord }
         if refuseCommonPasswords, CommonPasswords.set.contains(password.lowercased()) { return .common }
         return nil
     }
