@@ -21,12 +21,20 @@ struct HostedPage {
     var form: (action: String, fields: [String: String])? = nil
     /// An error shown under the form's password field.
     var fieldError: String? = nil
+    /// The password rules, shown under the field before anything is submitted.
+    var rules: String? = nil
+    /// The show-password toggle's two labels; the button appears only when script runs.
+    var reveal: (show: String, hide: String)? = nil
+    /// The account's name in a hidden `username` field, so a password manager files the new
+    /// password under the right account.
+    var accountName: String? = nil
     var status: HTTPResponse.Status = .ok
 
-    /// `Content-Security-Policy`: no script at all, styles only from our own sheet, forms only to
-    /// ourselves, never framed.
+    /// `Content-Security-Policy`: script and styles only from our own files (no inline script
+    /// or style), forms only to ourselves, never framed.
     static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+        + "base-uri 'none'"
 
     /// The HTML response, from `templates`, linking the style sheet at `stylesheet`.
     func response(_ templates: PageTemplates, stylesheet: String) -> Response {
@@ -38,27 +46,48 @@ struct HostedPage {
             for (name, value) in form.fields.sorted(by: { $0.key < $1.key }) {
                 content += "<input type=\"hidden\" name=\"\(TextTemplate.escapeHTML(name))\" value=\"\(TextTemplate.escapeHTML(value))\">"
             }
-            if let field = text.field {
-                // Paste and password managers welcome (no autocomplete=off): ASVS V6.2.7.
-                content += "<label for=\"new_password\">\(TextTemplate.escapeHTML(field))</label>"
-                content += "<input type=\"password\" id=\"new_password\" name=\"new_password\" autocomplete=\"new-password\" required"
-                content += fieldError == nil ? ">" : " aria-invalid=\"true\" aria-describedby=\"password_error\">"
-                if let fieldError { content += "<p class=\"error\" id=\"password_error\" role=\"alert\">\(TextTemplate.escapeHTML(fieldError))</p>" }
-            }
+            if let field = text.field { content += passwordField(label: field) }
             content += "<button type=\"submit\">\(TextTemplate.escapeHTML(button))</button></form>"
         }
+        if reveal != nil { content += "<script src=\"\(TextTemplate.escapeHTML(Self.asset("rooftop.js", besides: stylesheet)))\" defer></script>" }
         let html = Self.fill(
             templates.layout,
             [
                 "lang": language, "title": TextTemplate.escapeHTML(text.title), "appName": escaped["appName"] ?? "",
                 "stylesheet": TextTemplate.escapeHTML(stylesheet), "content": content,
-                "assets": TextTemplate.escapeHTML(String(stylesheet.dropLast("rooftop.css".count))),
+                "assets": TextTemplate.escapeHTML(Self.asset("", besides: stylesheet)),
             ])
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         Self.addSecurityHeaders(&headers)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
+
+    /// The new-password field: its label, the rules before anything is submitted, the error
+    /// after, the show-password toggle, and the account's name for password managers.
+    private func passwordField(label: String) -> String {
+        var html = ""
+        if let accountName {
+            html += "<input type=\"text\" name=\"username\" autocomplete=\"username\" value=\"\(TextTemplate.escapeHTML(accountName))\" hidden>"
+        }
+        // Paste and password managers welcome (no autocomplete=off): ASVS V6.2.7.
+        html += "<label for=\"new_password\">\(TextTemplate.escapeHTML(label))</label>"
+        html += "<input type=\"password\" id=\"new_password\" name=\"new_password\" autocomplete=\"new-password\" required"
+        let described = [rules == nil ? nil : "password_rules", fieldError == nil ? nil : "password_error"].compactMap { $0 }
+        if !described.isEmpty { html += " aria-describedby=\"\(described.joined(separator: " "))\"" }
+        html += fieldError == nil ? ">" : " aria-invalid=\"true\">"
+        if let reveal {
+            html += "<button type=\"button\" class=\"reveal\" aria-controls=\"new_password\" aria-pressed=\"false\" hidden "
+            html += "data-show=\"\(TextTemplate.escapeHTML(reveal.show))\" data-hide=\"\(TextTemplate.escapeHTML(reveal.hide))\">"
+            html += "\(TextTemplate.escapeHTML(reveal.show))</button>"
+        }
+        if let fieldError { html += "<p class=\"error\" id=\"password_error\" role=\"alert\">\(TextTemplate.escapeHTML(fieldError))</p>" }
+        if let rules { html += "<p class=\"hint\" id=\"password_rules\">\(TextTemplate.escapeHTML(rules))</p>" }
+        return html
+    }
+
+    /// The address of the asset `name` next to the style sheet at `stylesheet`.
+    static func asset(_ name: String, besides stylesheet: String) -> String { String(stylesheet.dropLast("rooftop.css".count)) + name }
 
     /// The headers every hosted page and its style sheet carry.
     static func addSecurityHeaders(_ headers: inout HTTPFields) {

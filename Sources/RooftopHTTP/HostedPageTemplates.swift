@@ -13,6 +13,9 @@ enum HostedPageTemplates {
             "passwordContextWord": "Password cannot be your email address or the name of this app.",
             "passwordCommon": "This password is too common: choose one that is harder to guess.",
             "passwordReused": "New password should not be the same as last {{count}} passwords.",
+            "passwordRules":
+                "Use at least {{minimum}} characters. It can't be your username, your email address, the app's name or a commonly used password.",
+            "passwordShow": "Show password", "passwordHide": "Hide password",
         ],
         "ja": [
             "passwordMissing": "パスワードを入力してください。", "passwordTooShort": "パスワードは{{minimum}}文字以上にしてください。",
@@ -21,6 +24,8 @@ enum HostedPageTemplates {
             "passwordContextWord": "メールアドレスやアプリ名をパスワードにすることはできません。",
             "passwordCommon": "よく使われているパスワードです。推測されにくいものを選んでください。",
             "passwordReused": "直近{{count}}回に使ったパスワードは使えません。",
+            "passwordRules": "{{minimum}}文字以上にしてください。ユーザー名、メールアドレス、アプリ名、よく使われるパスワードは使えません。",
+            "passwordShow": "パスワードを表示", "passwordHide": "パスワードを隠す",
         ],
     ]
 
@@ -101,6 +106,22 @@ enum HostedPageTemplates {
         </html>
         """
 
+    /// Served at `/apps/rooftop.js`: reveals the show-password toggle and flips the field's
+    /// type. Without script the page works the same, without the toggle.
+    static let script = """
+        document.querySelectorAll("button.reveal").forEach(function (button) {
+          var field = document.getElementById(button.getAttribute("aria-controls"));
+          if (!field) { return; }
+          button.hidden = false;
+          button.addEventListener("click", function () {
+            var shown = field.type === "text";
+            field.type = shown ? "password" : "text";
+            button.setAttribute("aria-pressed", shown ? "false" : "true");
+            button.textContent = shown ? button.dataset.show : button.dataset.hide;
+          });
+        });
+        """
+
     /// Served at `/apps/rooftop.css`, so the policy needs no inline style or script.
     static let stylesheet = """
         :root { color-scheme: light dark; --bg: #f4f5f7; --card: #fff; --text: #1f2328; --muted: #57606a; --accent: #2463eb; --error: #c62828; }
@@ -119,6 +140,11 @@ enum HostedPageTemplates {
         input[type=password] { width: 100%; font: inherit; padding: 10px 12px; border: 1px solid var(--muted); border-radius: 8px;
           background: transparent; color: inherit; }
         .error { color: var(--error); font-size: 14px; margin: 6px 0 0; }
+        .hint { color: var(--muted); font-size: 14px; margin: 6px 0 0; }
+        button.reveal { width: auto; margin: 6px 0 0; padding: 2px 0; background: transparent; color: var(--accent); font-size: 14px; }
+        button.reveal[hidden] { display: none; }
+        /* Japanese has no spaces: break between phrases, never inside a word (Chromium 119+). */
+        :lang(ja) :is(h1, p, label) { word-break: auto-phrase; line-break: strict; }
         button { width: 100%; margin-top: 16px; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0;
           border-radius: 8px; padding: 12px 16px; cursor: pointer; }
         button:focus-visible, input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }

@@ -80,10 +80,7 @@ struct HostedPages: Sendable {
         guard let username = try await accounts.passwordResetUsername(token: token) else {
             return self.page(.resetLinkInvalid, page, status: .badRequest).response(templates, stylesheet: stylesheet(page.segments))
         }
-        var form = self.page(.choosePassword, page)
-        form.values["username"] = username
-        form.form = ("request_password_reset", ["token": token])
-        return form.response(templates, stylesheet: stylesheet(page.segments))
+        return passwordForm(page, token: token, username: username, status: .ok).response(templates, stylesheet: stylesheet(page.segments))
     }
 
     func resetPassword(_ page: PageRequest) async throws -> Response {
@@ -95,14 +92,33 @@ struct HostedPages: Sendable {
         case .changed:
             return self.page(.passwordChanged, page).response(templates, stylesheet: stylesheet(page.segments))
         case .rejected(let problem):
-            var form = self.page(.choosePassword, page, status: .badRequest)
-            form.values["username"] = try await accounts.passwordResetUsername(token: token) ?? ""
-            form.form = ("request_password_reset", ["token": token])
+            var form = passwordForm(page, token: token, username: try await accounts.passwordResetUsername(token: token) ?? "", status: .badRequest)
             form.fieldError = templates.describe(problem, language: language(page))
             return form.response(templates, stylesheet: stylesheet(page.segments))
         case .invalid:
             return self.page(.resetLinkInvalid, page, status: .badRequest).response(templates, stylesheet: stylesheet(page.segments))
         }
+    }
+
+    /// The choose-a-password form for the account `username`, with the rules the policy will
+    /// apply and the show-password toggle, in the visitor's language.
+    private func passwordForm(_ page: PageRequest, token: String, username: String, status: HTTPResponse.Status) -> HostedPage {
+        var form = self.page(.choosePassword, page, status: status)
+        form.values["username"] = username
+        form.form = ("request_password_reset", ["token": token])
+        let language = language(page)
+        form.rules = templates.phrase("passwordRules", language: language, ["minimum": String(accounts.config.passwordPolicy.minLength)])
+        form.reveal = (templates.phrase("passwordShow", language: language), templates.phrase("passwordHide", language: language))
+        form.accountName = username.isEmpty ? nil : username
+        return form
+    }
+
+    /// The script the pages load (the show-password toggle); nothing inline, for the policy.
+    func script() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/javascript; charset=utf-8"
+        HostedPage.addSecurityHeaders(&headers)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: HostedPageTemplates.script)))
     }
 
     /// The hosted page of a failed browser sign-in, in the visitor's language.

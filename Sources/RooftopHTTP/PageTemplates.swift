@@ -133,6 +133,11 @@ package struct PageTemplates: Sendable {
         texts[language]?[page.rawValue] ?? texts["en"]?[page.rawValue] ?? Text(title: "", message: "")
     }
 
+    /// The message `name` of the password texts in `language`, else in English, filled with `values`.
+    func phrase(_ name: String, language: String, _ values: [String: String] = [:]) -> String {
+        HostedPage.fill(errors[language]?[name] ?? errors["en"]?[name] ?? "", values)
+    }
+
     /// A password problem in `language`, else in English, else the API's message.
     func describe(_ problem: PasswordPolicy.Problem, language: String) -> String {
         let (name, values) = HostedPageTemplates.errorKey(problem)

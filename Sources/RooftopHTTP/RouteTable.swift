@@ -122,6 +122,7 @@ extension ParseRoutes {
 
         // Pages opened from emailed links (HTML; no application id header, form bodies).
         Route(page: .get, "/apps/rooftop.css") { pages, _ in pages.stylesheet() },
+        Route(page: .get, "/apps/rooftop.js") { pages, _ in pages.script() },
         Route(page: .get, "/apps/:asset") { pages, request in pages.asset(request) },
         Route(page: .get, "/apps/:appId/verify_email") { try await $0.verifyEmail($1) },
         Route(page: .post, "/apps/:appId/resend_verification_email", body: .form(16_384)) { try await $0.resendVerification($1) },

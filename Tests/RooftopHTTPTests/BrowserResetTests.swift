@@ -44,10 +44,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("en", "Choose a new password", "Password must be at least 8 characters long.", "Password changed"),
-        ("ja", "新しいパスワードの設定", "パスワードは8文字以上にしてください。", "パスワードを変更しました"),
+        ("en", "Choose a new password", "Password must be at least 8 characters long.", "Password changed", "Use at least 8 characters."),
+        ("ja", "新しいパスワードの設定", "パスワードは8文字以上にしてください。", "パスワードを変更しました", "8文字以上にしてください。"),
     ])
-    func resetInABrowser(language: String, formTitle: String, policyError: String, doneTitle: String) async throws {
+    func resetInABrowser(language: String, formTitle: String, policyError: String, doneTitle: String, rules: String) async throws {
         let server = try SMTPTestServer()
         let (mail, accounts) = mailSetup(server, verify: false)
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
@@ -68,6 +68,13 @@ import Testing
             try #require(status == 0, "the browser script failed (is chromium-driver installed? run ./scripts/test): \(output)")
             let result = try JSONParser.parse(output)
             #expect(result["form_title"]?.stringValue == formTitle)
+            // Before submitting: the rules, the account for password managers, the toggle.
+            #expect(result["rules"]?.stringValue?.hasPrefix(rules) == true, "\(result["rules"] ?? .null)")
+            #expect(result["username_field"]?.stringValue == "ana")
+            #expect(result["revealed_type"]?.stringValue == "text" && result["toggle_pressed"]?.stringValue == "true")
+            #expect(result["hidden_again_type"]?.stringValue == "password")
+            // Japanese breaks between phrases, never inside a word.
+            #expect(result["word_break"]?.stringValue == (language == "ja" ? "auto-phrase" : "normal"))
             #expect(result["error"]?.stringValue == policyError)
             #expect(result["result_title"]?.stringValue == doneTitle)
             for shot in result["screenshots"]?.arrayValue ?? [] {

@@ -118,5 +118,6 @@ import Testing
 
 /// Values the hosted-page tests compare with.
 enum HostedPageTestValues {
-    static let policy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    static let policy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 }

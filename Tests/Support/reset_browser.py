@@ -2,8 +2,12 @@
 
 Usage: reset_browser.py URL BAD_PASSWORD GOOD_PASSWORD SCREENSHOT_PREFIX LANGUAGE
 Opens URL, submits BAD_PASSWORD and reads the error shown under the field, then submits
-GOOD_PASSWORD and reads the result page. Saves a PNG of each step. Prints one JSON object:
-{"form_title", "error", "result_title", "screenshots"}. Exits non-zero on failure.
+GOOD_PASSWORD and reads the result page. Before submitting it reads the rules shown under the
+field, the hidden username field, the heading's computed `word-break`, and clicks the
+show-password toggle (the field's type after one click, and after two). Saves a PNG of each step.
+Prints one JSON object: {"form_title", "rules", "username_field", "word_break", "revealed_type",
+"hidden_again_type", "toggle_pressed", "error", "result_title", "screenshots"}. Exits non-zero on
+failure.
 """
 import json
 import shutil
@@ -34,9 +38,18 @@ def main():
         wait = WebDriverWait(driver, 10)
         field = wait.until(ec.presence_of_element_located((By.ID, "new_password")))
         form_title = driver.find_element(By.TAG_NAME, "h1").text
+        rules = driver.find_element(By.ID, "password_rules").text
+        username_field = driver.find_element(By.CSS_SELECTOR, "input[autocomplete=username]").get_attribute("value")
+        word_break = driver.execute_script("return getComputedStyle(document.querySelector('h1')).wordBreak")
+        field.send_keys(bad)
+        toggle = wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, "button.reveal")))
+        toggle.click()
+        revealed_type = field.get_attribute("type")
+        toggle_pressed = toggle.get_attribute("aria-pressed")
         shots.append(prefix + "-1-form.png")
         driver.save_screenshot(shots[-1])
-        field.send_keys(bad)
+        toggle.click()
+        hidden_again_type = field.get_attribute("type")
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         error = wait.until(ec.presence_of_element_located((By.ID, "password_error"))).text
         shots.append(prefix + "-2-error.png")
@@ -51,7 +64,10 @@ def main():
         result_title = driver.find_element(By.TAG_NAME, "h1").text
         shots.append(prefix + "-3-done.png")
         driver.save_screenshot(shots[-1])
-        print(json.dumps({"form_title": form_title, "error": error, "result_title": result_title, "screenshots": shots}))
+        print(json.dumps({"form_title": form_title, "rules": rules, "username_field": username_field, "word_break": word_break,
+                          "revealed_type": revealed_type, "hidden_again_type": hidden_again_type,
+                          "toggle_pressed": toggle_pressed, "error": error, "result_title": result_title,
+                          "screenshots": shots}))
     finally:
         driver.quit()
 

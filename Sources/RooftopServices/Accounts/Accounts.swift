@@ -78,7 +78,7 @@ package struct Accounts: Sendable {
     let objects: Objects
     let hasher: any PasswordHasher
     let tokens: any SessionTokenSource
-    let config: AccountsConfiguration
+    package let config: AccountsConfiguration
     let providers: AuthProviders
     let cache: SessionCache
     /// Mail settings; nil when no email flow is configured (their routes then answer 1).
