@@ -6,8 +6,18 @@ extension PostgresStore {
     /// (a slow statement or a database that does not answer), or within about `connectWait`
     /// when the database refuses connections (see `connected`).
     func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let gauge = gauge
+        let held = LockedValue(false)
+        gauge.startWaiting()
+        defer { gauge.finished(held: held.withLock { $0 }) }
         do {
-            return try await withDeadline(timeout) { try await self.connected(body) }
+            return try await withDeadline(timeout) {
+                try await self.connected { connection in
+                    held.withLock { $0 = true }
+                    gauge.acquired()
+                    return try await body(connection)
+                }
+            }
         } catch let error as PSQLError {
             throw Self.storageError(error)
         }

@@ -24,6 +24,8 @@ package final class PostgresStore: CatalogStore, Service {
     let connectWait: Duration
     /// When a direct connection to the database last failed.
     let refusedAt = LockedValue<ContinuousClock.Instant?>(nil)
+    /// Calls waiting for and holding connections, for the metrics.
+    let gauge: PoolGauge
 
     /// A catalog and the schema version it reflects.
     struct VersionedCatalog: Sendable {
@@ -38,6 +40,7 @@ package final class PostgresStore: CatalogStore, Service {
         self.timeout = timeout
         self.connectWait = connectWait
         client = PostgresClient(configuration: url.configuration, backgroundLogger: logger)
+        gauge = PoolGauge(capacity: url.configuration.options.maximumConnections)
         self.url = url
         self.logger = logger
         bus = PostgresCacheBus(client: client, configuration: url.connection, logger: logger, timeout: timeout)
@@ -48,6 +51,9 @@ package final class PostgresStore: CatalogStore, Service {
 
     /// `LISTEN`/`NOTIFY` between the nodes on this database.
     package var cacheBus: any CacheBus { bus }
+
+    /// The pool's size and the calls waiting for and holding its connections.
+    package var poolStatistics: PoolStatistics? { gauge.statistics }
 
     /// Keeps the connection pool and the cache bus's listener running until the task is cancelled.
     package func run() async throws {

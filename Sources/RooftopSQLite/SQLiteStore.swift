@@ -9,6 +9,8 @@ package import RooftopStorage
 /// Reads run concurrently on GRDB's reader pool; writes are short transactions on its writer.
 package final class SQLiteStore: CatalogStore {
     let pool: DatabasePool
+    /// Calls waiting for and holding GRDB's reader and writer, for the metrics.
+    let gauge: PoolGauge
     let dialect = SQLiteDialect()
     /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
     let catalogCache = LockedValue<VersionedCatalog?>(nil)
@@ -31,6 +33,7 @@ package final class SQLiteStore: CatalogStore {
             db.add(function: SQLiteRegex.function)
         }
         config.busyMode = .timeout(10)
+        gauge = PoolGauge(capacity: config.maximumReaderCount + 1)
         do {
             pool = try DatabasePool(path: path, configuration: config)
             let migrator = SQLiteMigrations.migrator
@@ -116,21 +119,30 @@ package final class SQLiteStore: CatalogStore {
         }
     }
 
+    /// GRDB's readers plus its writer, and the calls waiting for and holding them.
+    package var poolStatistics: PoolStatistics? { gauge.statistics }
+
     /// Runs a write transaction, refreshes the catalog if it changed the schema, and maps SQLite
     /// errors.
     ///
     /// GRDB's callback form with a continuation: its `async` form hops through an actor per call.
     func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let gauge = gauge
+        let held = LockedValue(false)
+        gauge.startWaiting()
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 pool.asyncWrite(
                     { [catalogCache] db in
+                        held.withLock { $0 = true }
+                        gauge.acquired()
                         let value = try body(db)
                         let version = try SQLiteStore.schemaVersion(db)
                         guard catalogCache.withLock({ $0?.version }) != version else { return (value, nil as VersionedCatalog?) }
                         return (value, VersionedCatalog(catalog: try SQLiteStore.loadCatalog(db), version: version))
                     },
                     completion: { [self] _, result in
+                        gauge.finished(held: held.withLock { $0 })
                         // On the writer's queue after the commit, so catalogs are remembered in order.
                         if case .success((_, let catalog?)) = result { remember(catalog) }
                         continuation.resume(with: result.map(\.0))
@@ -219,9 +231,13 @@ package final class SQLiteStore: CatalogStore {
     /// call, which cost a third of the CPU of a get-by-id (docs/benchmarks.md). `snapshot` wraps
     /// `body` in a read transaction, for reads of more than one statement.
     func onReader<T: Sendable>(snapshot: Bool = false, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        let gauge = gauge
+        gauge.startWaiting()
+        return try await withCheckedThrowingContinuation { continuation in
             let run: @Sendable (Result<Database, any Error>) -> Void = { result in
+                gauge.acquired()
                 continuation.resume(with: Result { try body(result.get()) })
+                gauge.finished(held: true)
             }
             if snapshot { pool.asyncRead(run) } else { pool.asyncUnsafeRead(run) }
         }

@@ -124,7 +124,7 @@ extension ServerConfiguration {
         .int(
             "metricsPort", \.metricsPort,
             "a second port serving Prometheus metrics at `/metrics` (requests by route and status, latency, sign-ups, logins, "
-                + "failed logins, rate-limit refusals, the mail queue); `0` turns them off. Rooftop's own option "
+                + "failed logins, rate-limit refusals, the mail queue, the database pool); `0` turns them off. Rooftop's own option "
                 + "([deployment.md](deployment.md))",
             valid: { (0...65535).contains($0) }, problem: "must be a port (1-65535), or 0 for none"),
         .string(

@@ -8,6 +8,7 @@ import RooftopCrypto
 import RooftopHTTP
 import RooftopMail
 import RooftopServices
+import RooftopStorage
 import ServiceLifecycle
 import UnixSignals
 
@@ -58,8 +59,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let queue = mail?.queue { services.append(MailQueueService(queue: queue, logger: logger)) }
         services.append(AfterPreparation(prepare: database.prepare, service: app))
         if configuration.metricsPort > 0 {
+            let store = database.store
             services.append(
-                MetricsEndpoint.application(host: configuration.metricsHost, port: configuration.metricsPort, mail: mail?.queue, logger: logger))
+                MetricsEndpoint.application(
+                    host: configuration.metricsHost, port: configuration.metricsPort, mail: mail?.queue, pool: { store.poolStatistics },
+                    logger: logger))
         }
         // The first Ctrl-C (or SIGTERM) lets requests in flight finish; a second Ctrl-C during
         // that stop cuts them off at once (SecondInterrupt).

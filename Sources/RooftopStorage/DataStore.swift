@@ -36,6 +36,8 @@ package protocol DataStore: RateLimitStore, OneTimeStore {
 
     /// How this store's nodes tell each other that caches are stale.
     var cacheBus: any CacheBus { get }
+    /// How busy the store's connections are now; nil for a store without a pool.
+    var poolStatistics: PoolStatistics? { get }
     /// Claims the run of periodic job `name` due every `interval` ms: true for exactly one
     /// caller per interval, however many nodes ask (ms since 1970 in `now`).
     func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool
@@ -44,6 +46,9 @@ package protocol DataStore: RateLimitStore, OneTimeStore {
 extension DataStore {
     /// One node: no other to tell.
     package var cacheBus: any CacheBus { LocalCacheBus() }
+
+    /// Not counted.
+    package var poolStatistics: PoolStatistics? { nil }
 
     /// For stores that cannot explain their queries.
     package func queryPlan(_ request: FindRequest) async throws -> [String] {

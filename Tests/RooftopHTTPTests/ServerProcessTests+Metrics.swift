@@ -3,7 +3,7 @@ import RooftopTesting
 import Testing
 
 /// Prometheus metrics on their own port: requests by route pattern and status, latency, sign-ups,
-/// logins and failures, the mail queue; never on the API's port.
+/// logins and failures, the mail queue, the database pool; never on the API's port.
 extension ServerProcessTests {
     func exchange(_ port: Int, _ text: String) throws -> String {
         let connection = try Connection(port: port)
@@ -50,6 +50,13 @@ extension ServerProcessTests {
         #expect(samples(scrape, "rooftop_login_failures_total").first?.hasSuffix(" 1") == true)
         #expect(!samples(scrape, "rooftop_http_request_duration_seconds_bucket", [#"route="/login""#]).isEmpty, "\(scrape)")
         #expect(!samples(scrape, "rooftop_mail_messages", [#"state="pending""#]).isEmpty, "\(scrape)")
+        // The database pool: SQLite's five readers and one writer, none held or awaited once
+        // every request (failed ones too) has ended.
+        func value(_ state: String) -> Double? {
+            samples(scrape, "rooftop_db_connections", [#"state="\#(state)""#]).first?.split(separator: " ").last.flatMap { Double($0) }
+        }
+        #expect(value("capacity") == 6, "\(scrape)")
+        #expect(value("in_use") == 0 && value("waiting") == 0, "\(scrape)")
         try await stop(process)
     }
 
