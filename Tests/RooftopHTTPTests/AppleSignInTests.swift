@@ -76,11 +76,12 @@ import Testing
     @Test(arguments: ["wrong key", "wrong key id", "wrong team"])
     func aClientSecretAppleRefuses(_ mistake: String) async throws {
         try await withApple({ apple, idp in
-            apple.appleKey = switch mistake {
-            case "wrong key": try idp.appleKey(wrong: true)
-            case "wrong key id": try idp.appleKey(keyId: "KEYOTHER01")
-            default: try idp.appleKey(teamId: "TEAMOTHER1")
-            }
+            apple.appleKey =
+                switch mistake {
+                case "wrong key": try idp.appleKey(wrong: true)
+                case "wrong key id": try idp.appleKey(keyId: "KEYOTHER01")
+                default: try idp.appleKey(teamId: "TEAMOTHER1")
+                }
         }) { steps, idp, _ in
             let back = try await returnFromApple(steps, subject: "sam")
             let query = BrowserSignInSteps.query(try #require(back.location))

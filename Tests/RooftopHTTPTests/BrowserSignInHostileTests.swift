@@ -237,7 +237,8 @@ import Testing
             // The session token in the start URL (the old way): the hosted error page, no redirect.
             let inURL = try await steps.get(steps.startPath("oidc", sessionInURL: anaToken))
             #expect(inURL.status == 400 && inURL.location == nil && inURL.body.contains("209"))
-            let both = try await steps.get(steps.startPath("oidc", linkCode: try await steps.linkCode("oidc", session: anaToken), sessionInURL: anaToken))
+            let both = try await steps.get(
+                steps.startPath("oidc", linkCode: try await steps.linkCode("oidc", session: anaToken), sessionInURL: anaToken))
             #expect(both.status == 400 && both.location == nil)
 
             // Asking for a code: a session is required; the challenge must be S256's shape; the provider configured.
