@@ -145,6 +145,10 @@ import Testing
             #expect(BrowserSignInSteps.query(try #require(try await steps.callback(callback).location))["code"] != nil)
 
             let (action, fields) = try await BrowserSignInSteps.signInFormPost(at: try await steps.start("apple"), subject: "mia")
+            // At an unknown provider's callback, by either method, the flow is left alone.
+            #expect(try await steps.callbackPost("/parse/auth/nope/callback", fields).status == 400)
+            let elsewhere = "/parse/auth/nope/callback?" + BrowserSignInSteps.encode(fields.map { ($0.key, $0.value) })
+            #expect(try await steps.callback(elsewhere).status == 400)
             var forged = fields
             forged["state"] = "forged"
             for attempt in [forged, fields.filter { $0.key != "state" }, ["state": "\u{0}", "code": "x"]] {

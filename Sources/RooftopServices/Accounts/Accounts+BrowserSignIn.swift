@@ -74,7 +74,10 @@ extension Accounts {
         -> BrowserCallbackOutcome
     {
         let expired = ParseError(.objectNotFound, "This sign-in has expired or was already used. Start again from the app.")
-        if let provider = try? providers.browserProvider(name), provider.returnsByFormPost != formPost {
+        // Neither an unknown provider nor the other method touches a flow: whoever knows a
+        // `state` can't spend it through a callback its provider never uses.
+        guard let browser = try? providers.browserProvider(name) else { return .failed(expired) }
+        if browser.returnsByFormPost != formPost {
             return .failed(ParseError(.invalidJSON, "This provider does not return here this way. Start again from the app."))
         }
         guard let state = query["state"], !state.isEmpty, state.utf8.count <= 512 else { return .failed(expired) }
@@ -91,10 +94,9 @@ extension Accounts {
             guard let code = query["code"], !code.isEmpty, code.utf8.count <= 2048 else {
                 throw ParseError(.objectNotFound, "The provider sent no authorization code.")
             }
-            let provider = try providers.browserProvider(name)
             var identity: VerifiedIdentity
             do {
-                identity = try await provider.redeem(code: code, verifier: verifier, redirectURI: callback, nonce: nonce)
+                identity = try await browser.redeem(code: code, verifier: verifier, redirectURI: callback, nonce: nonce)
                 guard identity.provider == name, !identity.subject.isEmpty else { throw ParseError.internalError }
             } catch let error as ParseError where error.code == .objectNotFound {
                 await audit.record(.loginFailed, userId: nil, reason: "provider token refused", detail: name)
