@@ -38,8 +38,9 @@ extension ServerConfiguration {
                 case "issuer": settings.issuer = try Self.endpoint(option)
                 case "jwksURL": settings.jwksURL = try Self.endpoint(option)
                 case "teamId", "keyId": apple[key] = try Self.appleId(option)
-                case "privateKey": apple[key] = try option.string()
-                case "privateKeyPath": apple["privateKey"] = try Self.readKeyFile(option)
+                case "privateKey", "privateKeyPath":
+                    try option.require(apple["privateKey"] == nil, "is given with the other of privateKey and privateKeyPath: give one")
+                    apple["privateKey"] = key == "privateKey" ? try option.string() : try Self.readKeyFile(option)
                 default: settings.apiURL = try Self.endpoint(option)
                 }
             }

@@ -73,6 +73,7 @@ import Testing
             ["clientId": "w", "teamId": "T", "keyId": "K", "privateKey": .string(Self.testP8), "clientSecret": "eyJ.pre.signed"],
             ["clientId": "w", "teamId": "T\u{0}", "keyId": "K", "privateKey": .string(Self.testP8)],
             ["clientId": "w", "teamId": ["$ne": 1], "keyId": "K", "privateKey": .string(Self.testP8)],
+            ["clientId": "w", "teamId": "T", "keyId": "K", "privateKey": .string(Self.testP8), "privateKeyPath": .string(file.path)],
         ]
         for apple in refused {
             var configuration = ServerConfiguration()
