@@ -68,7 +68,11 @@ extension ParseRoutes {
         // the app then redeems its single-use code. All three count as `/login` for rate limits.
         Route(page: .get, "/auth/:provider/start", limitAs: "/login") { try await $0.startSignIn($1) },
         Route(page: .get, "/auth/:provider/callback", limitAs: "/login") { try await $0.finishSignIn($1) },
+        // Apple's `response_mode=form_post` (only for providers that return that way).
+        Route(page: .post, "/auth/:provider/callback", body: .form(16_384), limitAs: "/login") { try await $0.finishSignInPost($1) },
         Route(.post, "/auth/token", .client, limitAs: "/login") { try await $0.redeemSignInCode($1) },
+        // A signed-in app asks for a link start code (its session stays out of the start URL).
+        Route(.post, "/auth/:provider/link", .session, limitAs: "/login") { try await $0.issueLinkCode($1) },
 
         // Sessions.
         Route(.get, "/sessions", .user) { try await $0.listSessions($1) },

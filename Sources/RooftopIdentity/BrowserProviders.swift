@@ -11,7 +11,9 @@ extension OIDCProvider: BrowserAuthProvider {
     /// The authorization endpoint with `scope`, `nonce` and PKCE.
     package func authorizationURL(_ request: AuthorizationRequest) async throws -> String {
         let (authorization, _) = try await oauth.endpoints(provider: name)
-        return oauth.authorizationURL(authorization, request, scope: scope, extra: [("nonce", request.nonce)])
+        var extra = [("nonce", request.nonce)]
+        if returnsByFormPost { extra.append(("response_mode", "form_post")) }
+        return oauth.authorizationURL(authorization, request, scope: scope, extra: extra)
     }
 
     /// Exchanges the code; the answer's `id_token` must verify and carry the flow's nonce.

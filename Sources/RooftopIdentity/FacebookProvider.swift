@@ -24,7 +24,7 @@ package struct FacebookProvider: AuthProvider {
         appSecret = settings.clientSecret
         graph = settings.apiURL ?? ProviderSettings.facebookGraph
         oauth = OAuthClient(
-            clientId: settings.clientIds.first, clientSecret: settings.clientSecret,
+            clientId: settings.clientIds.first, clientSecret: settings.clientSecret.map(ClientSecret.fixed),
             authorizationEndpoint: settings.authorizationEndpoint ?? ProviderSettings.facebookAuthorize,
             tokenEndpoint: settings.tokenEndpoint ?? "\(graph)/oauth/access_token", discovery: nil, getsToken: true)
     }

@@ -14,7 +14,7 @@ package struct GitHubProvider: AuthProvider {
         name = settings.name
         api = settings.apiURL ?? ProviderSettings.githubAPI
         oauth = OAuthClient(
-            clientId: settings.clientIds.first, clientSecret: settings.clientSecret,
+            clientId: settings.clientIds.first, clientSecret: settings.clientSecret.map(ClientSecret.fixed),
             authorizationEndpoint: settings.authorizationEndpoint ?? ProviderSettings.githubAuthorize,
             tokenEndpoint: settings.tokenEndpoint ?? ProviderSettings.githubToken, discovery: nil)
     }

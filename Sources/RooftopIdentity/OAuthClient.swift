@@ -8,7 +8,7 @@ struct OAuthClient: Sendable {
     /// The client id sent to the provider (the first configured one).
     let clientId: String?
     /// Sent to the token endpoint when configured (`client_secret_post`).
-    let clientSecret: String?
+    let clientSecret: ClientSecret?
     let authorizationEndpoint: String?
     let tokenEndpoint: String?
     /// Where missing endpoints come from, for OpenID Connect providers.
@@ -51,7 +51,7 @@ struct OAuthClient: Sendable {
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("client_id", clientId ?? ""),
             ("code_verifier", verifier),
         ]
-        if let clientSecret { form.append(("client_secret", clientSecret)) }
+        if let clientSecret { form.append(("client_secret", try await clientSecret.value())) }
         let answer: ProviderHTTP.Answer
         do {
             if getsToken {

@@ -15,17 +15,26 @@ package struct OIDCProvider: AuthProvider {
     let oauth: OAuthClient
     /// The scopes the browser flow asks for.
     let scope: String
+    /// Whether the provider returns to the callback with a form POST (Apple, which does so
+    /// whenever name or email are asked for).
+    package let returnsByFormPost: Bool
 
     /// A provider from its settings; `issuers` are the accepted `iss` values.
     init(name: String, issuers: [String], audiences: [String], jwksURL: String?, clock: any ServerClock, settings: ProviderSettings? = nil) {
         self.name = name
         let keys = JWKSCache(issuer: issuers.first ?? "", jwksURL: jwksURL, clock: clock)
         verifier = IDTokenVerifier(provider: name, issuers: issuers, audiences: audiences, keys: keys, clock: clock)
+        var secret = settings?.clientSecret.map(ClientSecret.fixed)
+        if let key = settings?.appleKey, let clientId = audiences.first, let signer = AppleClientSecret(key: key, clientId: clientId, clock: clock) {
+            secret = .apple(signer)
+        }
         oauth = OAuthClient(
-            clientId: audiences.first, clientSecret: settings?.clientSecret, authorizationEndpoint: settings?.authorizationEndpoint,
+            clientId: audiences.first, clientSecret: secret, authorizationEndpoint: settings?.authorizationEndpoint,
             tokenEndpoint: settings?.tokenEndpoint, discovery: issuers.first.map { OIDCDiscovery(issuer: $0) })
-        // Apple returns to a GET callback only without the name and email scopes.
-        scope = settings?.kind == .apple ? "openid" : "openid email profile"
+        // Apple's scopes are `name` and `email`, and asking for them makes it return with a
+        // form POST (`response_mode=form_post`), which carries the name on the first sign-in.
+        returnsByFormPost = settings?.kind == .apple
+        scope = returnsByFormPost ? "name email" : "openid email profile"
     }
 
     /// Sign in with Apple (Parse's `auth.apple.clientId`: the app's bundle ids and service ids).

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Endpoint overrides (`issuer`, `jwksURL`, `apiURL` on the presets) exist so tests can point a
 /// provider at a stand-in on loopback; an operator leaves them out.
-package struct ProviderSettings: Sendable, Equatable {
+package struct ProviderSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// Which protocol the provider speaks.
     package enum Kind: String, Sendable {
         /// Sign in with Apple: ID tokens from `https://appleid.apple.com`.
@@ -41,12 +41,16 @@ package struct ProviderSettings: Sendable, Equatable {
     package var jwksURL: String?
     /// Facebook's Graph or GitHub's API base address: a test override.
     package var apiURL: String?
+    /// Sign in with Apple: the key the server signs its client secret with (instead of a
+    /// pre-signed `clientSecret`).
+    package var appleKey: AppleSigningKey?
 
     /// Creates settings.
     package init(
         name: String, kind: Kind, clientIds: [String] = [], clientSecret: String? = nil, issuer: String? = nil, jwksURL: String? = nil,
-        apiURL: String? = nil, authorizationEndpoint: String? = nil, tokenEndpoint: String? = nil
+        apiURL: String? = nil, authorizationEndpoint: String? = nil, tokenEndpoint: String? = nil, appleKey: AppleSigningKey? = nil
     ) {
+        self.appleKey = appleKey
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
         self.name = name
@@ -56,6 +60,12 @@ package struct ProviderSettings: Sendable, Equatable {
         self.issuer = issuer
         self.jwksURL = jwksURL
         self.apiURL = apiURL
+    }
+
+    /// The settings without secrets, for messages and logs.
+    package var description: String {
+        "\(kind.rawValue) provider \(name) (clientIds \(clientIds)\(clientSecret == nil ? "" : ", a client secret")"
+            + "\(appleKey == nil ? "" : ", a Sign in with Apple key"))"
     }
 
     /// Apple's issuer and keys.
@@ -74,6 +84,9 @@ package struct ProviderSettings: Sendable, Equatable {
     static let githubAuthorize = "https://github.com/login/oauth/authorize"
     static let githubToken = "https://github.com/login/oauth/access_token"
 
+    /// The same as `description`: secrets stay out of debug output too.
+    package var debugDescription: String { description }
+
     /// Whether `address` may be called: `https`, or `http` to a loopback host (tests).
     package static func isAllowedEndpoint(_ address: String) -> Bool {
         guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty
@@ -81,4 +94,27 @@ package struct ProviderSettings: Sendable, Equatable {
         if scheme == "https" { return true }
         return scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
     }
+}
+
+/// Sign in with Apple's signing key (Certificates, Identifiers & Profiles → Keys): the client
+/// secret of the browser flow is signed with it. The private key is a secret: never printed.
+package struct AppleSigningKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The team id (`iss`).
+    package var teamId: String
+    /// The key id (`kid`).
+    package var keyId: String
+    /// The `.p8` file's text: a PKCS#8 PEM P-256 private key.
+    package var privateKey: String
+
+    /// Creates a key.
+    package init(teamId: String, keyId: String, privateKey: String) {
+        self.teamId = teamId
+        self.keyId = keyId
+        self.privateKey = privateKey
+    }
+
+    /// The ids, never the key.
+    package var description: String { "Sign in with Apple key \(keyId) of team \(teamId)" }
+    /// The same as `description`.
+    package var debugDescription: String { description }
 }

@@ -6,7 +6,10 @@ import RooftopServices
 extension ServerConfiguration {
     /// The `auth` option's keys per provider (Parse's names where Parse has them).
     static let authOptionKeys: [ProviderSettings.Kind: [String]] = [
-        .apple: ["clientId", "clientSecret", "issuer", "jwksURL", "authorizationEndpoint", "tokenEndpoint"],
+        .apple: [
+            "clientId", "clientSecret", "teamId", "keyId", "privateKey", "privateKeyPath", "issuer", "jwksURL", "authorizationEndpoint",
+            "tokenEndpoint",
+        ],
         .google: ["clientId", "clientSecret", "issuer", "jwksURL", "authorizationEndpoint", "tokenEndpoint"],
         .facebook: ["appIds", "appSecret", "graphURL", "authorizationEndpoint", "tokenEndpoint"],
         .github: ["clientId", "clientSecret", "apiURL", "authorizationEndpoint", "tokenEndpoint"],
@@ -23,6 +26,7 @@ extension ServerConfiguration {
             try entry.require(FieldName.isIdentifier(name) && name != "anonymous", "is not a provider name (anonymous users: enableAnonymousUsers)")
             let kind = ProviderSettings.Kind(rawValue: name).flatMap { $0 == .oidc ? nil : $0 } ?? .oidc
             var settings = ProviderSettings(name: name, kind: kind)
+            var apple: [String: String] = [:]
             for (key, item) in try entry.object() {
                 let option = entry.member(key, item)
                 guard Self.authOptionKeys[kind]?.contains(key) == true else { throw entry.unknownMember(key, known: Self.authOptionKeys[kind] ?? []) }
@@ -33,9 +37,14 @@ extension ServerConfiguration {
                 case "tokenEndpoint": settings.tokenEndpoint = try Self.endpoint(option)
                 case "issuer": settings.issuer = try Self.endpoint(option)
                 case "jwksURL": settings.jwksURL = try Self.endpoint(option)
+                case "teamId", "keyId": apple[key] = try Self.appleId(option)
+                case "privateKey", "privateKeyPath":
+                    try option.require(apple["privateKey"] == nil, "is given with the other of privateKey and privateKeyPath: give one")
+                    apple["privateKey"] = key == "privateKey" ? try option.string() : try Self.readKeyFile(option)
                 default: settings.apiURL = try Self.endpoint(option)
                 }
             }
+            if kind == .apple { settings.appleKey = try Self.appleKey(apple, entry, presigned: settings.clientSecret != nil) }
             switch kind {
             case .apple, .google, .oidc:
                 try entry.require(!settings.clientIds.isEmpty && !settings.clientIds.contains(""), "needs clientId (the accepted audiences)")
@@ -46,6 +55,38 @@ extension ServerConfiguration {
             providers.append(settings)
         }
         auth = providers
+    }
+
+    /// Sign in with Apple's signing key: `teamId`, `keyId` and `privateKey` (or
+    /// `privateKeyPath`) all together, and not beside a pre-signed `clientSecret`. The key must
+    /// be a P-256 private key in PEM; errors never quote it.
+    private static func appleKey(_ given: [String: String], _ entry: ConfigValue, presigned: Bool) throws -> AppleSigningKey? {
+        guard !given.isEmpty else { return nil }
+        guard let teamId = given["teamId"], let keyId = given["keyId"], let pem = given["privateKey"] else {
+            throw entry.error("needs teamId, keyId and privateKey (or privateKeyPath) together to sign the client secret")
+        }
+        try entry.require(!presigned, "takes either clientSecret (a pre-signed JWT) or teamId, keyId and privateKey, not both")
+        let key = AppleSigningKey(teamId: teamId, keyId: keyId, privateKey: pem)
+        try entry.require(key.isValid, "privateKey is not a P-256 private key in PEM (the .p8 file Apple gives)")
+        return key
+    }
+
+    /// Apple's team and key ids: 10 letters and digits (some room is left).
+    private static func appleId(_ option: ConfigValue) throws -> String {
+        let id = try option.string()
+        try option.require(
+            (1...64).contains(id.utf8.count) && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) },
+            "must be Apple's id (letters and digits)")
+        return id
+    }
+
+    /// The `.p8` file's text (read once, at start-up); the message names the path, never the key.
+    private static func readKeyFile(_ option: ConfigValue) throws -> String {
+        let path = try option.string()
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 16_384 else {
+            throw option.error("cannot read the key file \(path)")
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// An `authRedirectURIs` entry: absolute (a scheme), no fragment, no spaces.
@@ -68,6 +109,11 @@ extension ServerConfiguration {
             var entry: [String: JSON] = [:]
             if !settings.clientIds.isEmpty { entry[settings.kind == .facebook ? "appIds" : "clientId"] = .array(settings.clientIds.map(JSON.string)) }
             if settings.clientSecret != nil { entry[settings.kind == .facebook ? "appSecret" : "clientSecret"] = "<redacted>" }
+            if let key = settings.appleKey {
+                entry["teamId"] = .string(key.teamId)
+                entry["keyId"] = .string(key.keyId)
+                entry["privateKey"] = "<redacted>"
+            }
             if let address = settings.authorizationEndpoint { entry["authorizationEndpoint"] = .string(address) }
             if let address = settings.tokenEndpoint { entry["tokenEndpoint"] = .string(address) }
             if let issuer = settings.issuer { entry["issuer"] = .string(issuer) }

@@ -17,6 +17,8 @@ package final class StandInIdentityProvider: @unchecked Sendable {
     /// Where it listens on 127.0.0.1.
     package let port: Int
     private let process: Process
+    /// Where the stand-in wrote its Sign in with Apple keys (Apple mode).
+    private let keyDirectory: URL
 
     /// Its base URL.
     package var base: String { "http://127.0.0.1:\(port)" }
@@ -27,9 +29,13 @@ package final class StandInIdentityProvider: @unchecked Sendable {
             throw StandInError("no Python test environment at \(SMTPTestServer.python): run ./scripts/test, which creates it")
         }
         port = try Loopback.freePort()
+        keyDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-apple-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: keyDirectory, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = URL(fileURLWithPath: SMTPTestServer.python)
-        process.arguments = [SMTPTestServer.root.appendingPathComponent("Tests/Support/identity_provider.py").path, String(port)]
+        process.arguments = [
+            SMTPTestServer.root.appendingPathComponent("Tests/Support/identity_provider.py").path, String(port), keyDirectory.path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -47,19 +53,32 @@ package final class StandInIdentityProvider: @unchecked Sendable {
 
     /// Stops the process by its PID.
     package func stop() {
+        try? FileManager.default.removeItem(at: keyDirectory)
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
     }
 
+    /// The Sign in with Apple key the stand-in issued (`AuthKey.p8`, as Apple's portal gives it),
+    /// or `WrongKey.p8`, one Apple never issued; `keyId` and `teamId` replace the real ones.
+    package func appleKey(wrong: Bool = false, keyId: String = "KEYSTAND01", teamId: String = "TEAMSTAND1") throws -> AppleSigningKey {
+        let file = keyDirectory.appendingPathComponent(wrong ? "WrongKey.p8" : "AuthKey.p8")
+        return AppleSigningKey(teamId: teamId, keyId: keyId, privateKey: try String(contentsOf: file, encoding: .utf8))
+    }
+
+    /// The `iat` of each distinct Apple client secret the token endpoint accepted, in order.
+    package func appleSecretsAccepted() async throws -> [Int] {
+        try await request("/control/stats", nil)["apple_secrets"]?.arrayValue?.compactMap(\.intValue) ?? []
+    }
+
     /// Every provider pointed at this stand-in; the generic one finds its keys by discovery.
     /// The client secrets and endpoints are the browser flow's (OpenID Connect endpoints come
-    /// from discovery).
+    /// from discovery); Apple's client secret is signed with the stand-in's `AuthKey.p8`.
     package func settings(audiences: [String] = ["client-1", "client-2"]) -> [ProviderSettings] {
         [
             ProviderSettings(
-                name: "apple", kind: .apple, clientIds: audiences, clientSecret: "apple-secret", issuer: "\(base)/apple",
-                jwksURL: "\(base)/apple/keys"),
+                name: "apple", kind: .apple, clientIds: audiences, issuer: "\(base)/apple", jwksURL: "\(base)/apple/keys",
+                appleKey: try? appleKey()),
             ProviderSettings(
                 name: "google", kind: .google, clientIds: audiences, clientSecret: "google-secret", issuer: "\(base)/google",
                 jwksURL: "\(base)/google/keys"),

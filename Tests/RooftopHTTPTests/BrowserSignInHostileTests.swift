@@ -217,8 +217,64 @@ import Testing
             let (status, user) = try await steps.redeem(linked, verifier: steps.verifier)
             #expect(status == 200 && user["objectId"]?.stringValue == anaId && user["objectId"]?.stringValue != ownerId)
             #expect(user["authData"]?["oidc"]?["id"] == "ivy")
-            // A bad session can't start a link.
-            #expect(try await steps.get(steps.startPath("oidc", link: "r:nonsense")).status == 400)
+            // A bad session gets no link code.
+            #expect(try await steps.askLinkCode("oidc", session: "r:nonsense").1["code"] == 209)
+            #expect(try await users(steps) == 2)
+        }
+    }
+
+    /// Issue 18: the link's start URL carries a single-use, one-minute code bound to the app's
+    /// challenge, never the session: a session token in it is refused, and a replayed, expired,
+    /// unknown, other provider's or other flow's code starts nothing.
+    @Test func linkCodesAndNoSessionInTheStartURL() async throws {
+        try await withFlow { steps, _, clock in
+            let ana = try await call(steps.client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#)
+            let anaId = try #require(ana.json["objectId"]?.stringValue)
+            let anaToken = try #require(ana.json["sessionToken"]?.stringValue)
+            let bob = try await call(steps.client, .post, "/parse/users", body: #"{"username":"bob","password":"correct horse"}"#)
+            let bobToken = try #require(bob.json["sessionToken"]?.stringValue)
+
+            // The session token in the start URL (the old way): the hosted error page, no redirect.
+            let inURL = try await steps.get(steps.startPath("oidc", sessionInURL: anaToken))
+            #expect(inURL.status == 400 && inURL.location == nil && inURL.body.contains("209"))
+            let both = try await steps.get(
+                steps.startPath("oidc", linkCode: try await steps.linkCode("oidc", session: anaToken), sessionInURL: anaToken))
+            #expect(both.status == 400 && both.location == nil)
+
+            // Asking for a code: a session is required; the challenge must be S256's shape; the provider configured.
+            #expect(try await steps.askLinkCode("oidc", session: nil).0 != 200)
+            #expect(try await steps.askLinkCode("oidc", session: anaToken, challenge: "plain").1["code"] == 107)
+            #expect(try await steps.askLinkCode("nope", session: anaToken).1["code"] == 252)
+            let (_, answer) = try await steps.askLinkCode("oidc", session: anaToken)
+            #expect(answer["expiresIn"] == 60 && answer["linkCode"]?.stringValue?.count == 43)
+
+            // A code works once.
+            let code = try await steps.linkCode("oidc", session: anaToken)
+            #expect(try await steps.get(steps.startPath("oidc", linkCode: code)).status == 302)
+            let replayed = try await steps.get(steps.startPath("oidc", linkCode: code))
+            #expect(replayed.status == 400 && replayed.location == nil && replayed.body.contains("209"))
+            // For a minute.
+            let late = try await steps.linkCode("oidc", session: anaToken)
+            clock.advance(by: .seconds(61))
+            #expect(try await steps.get(steps.startPath("oidc", linkCode: late)).status == 400)
+            // For its provider and its app's challenge only: Bob (or whoever saw the URL), with
+            // his own challenge, can't use Ana's code to link his identity to her account; and
+            // the attempt uses it up.
+            let stolen = try await steps.linkCode("oidc", session: anaToken)
+            let other = BrowserSignInSteps(client: steps.client)
+            #expect(try await other.get(other.startPath("oidc", linkCode: stolen)).status == 400)
+            #expect(try await steps.get(steps.startPath("oidc", linkCode: stolen)).status == 400)
+            let forGoogle = try await steps.linkCode("google", session: anaToken)
+            #expect(try await steps.get(steps.startPath("oidc", linkCode: forGoogle)).status == 400)
+            for junk in ["", "r:" + anaToken, String(repeating: "a", count: 43), "\u{0}", String(repeating: "x", count: 5000)] {
+                #expect(try await steps.get(steps.startPath("oidc", linkCode: junk)).status == 400, "\(junk.prefix(20))")
+            }
+
+            // Bob's own code links Bob, not Ana.
+            let bobs = try #require(try await steps.run("oidc", subject: "bob-id", link: bobToken)["code"])
+            let (status, user) = try await steps.redeem(bobs, verifier: steps.verifier)
+            #expect(status == 200 && user["objectId"]?.stringValue != anaId && user["authData"]?["oidc"]?["id"] == "bob-id")
+            #expect(try await call(steps.client, .get, "/parse/users/\(anaId)", master: true).json["authData"] == nil)
             #expect(try await users(steps) == 2)
         }
     }

@@ -43,25 +43,99 @@ struct BrowserSignInSteps {
         }
     }
 
-    /// `/parse/auth/<provider>/start` with the app's redirect, challenge and state.
+    /// `/parse/auth/<provider>/start` with the app's redirect, challenge and state, and a link
+    /// code (or, refused, a session token as `link`).
     func startPath(
-        _ provider: String, redirect: String = appRedirect, challenge: String? = nil, state: String = "app-state", link: String? = nil
+        _ provider: String, redirect: String = appRedirect, challenge: String? = nil, state: String = "app-state", linkCode: String? = nil,
+        sessionInURL: String? = nil
     ) -> String {
         var query = [("redirect_uri", redirect), ("code_challenge", challenge ?? self.challenge), ("state", state)]
-        if let link { query.append(("link", link)) }
+        if let linkCode { query.append(("link_code", linkCode)) }
+        if let sessionInURL { query.append(("link", sessionInURL)) }
         return "/parse/auth/\(provider)/start?" + Self.encode(query)
     }
 
-    /// Starts a flow: the provider's authorization URL.
+    /// `POST /parse/auth/<provider>/link` with `session`: status and answer.
+    func askLinkCode(_ provider: String, session: String?, challenge: String? = nil) async throws -> (Int, JSON) {
+        var headers: HTTPFields = [:]
+        headers[HTTPField.Name("X-Parse-Application-Id")!] = testAppId
+        if let session { headers[HTTPField.Name("X-Parse-Session-Token")!] = session }
+        let body: JSON = ["code_challenge": .string(challenge ?? self.challenge)]
+        return try await client.execute(
+            uri: "/parse/auth/\(provider)/link", method: .post, headers: headers, body: ByteBuffer(bytes: JSONWriter.bytes(body))
+        ) { response in
+            (Int(response.status.code), try JSONParser.parse(Array(response.body.readableBytesView)))
+        }
+    }
+
+    /// A link code for the user signed in with `session`.
+    func linkCode(_ provider: String, session: String) async throws -> String {
+        let (status, answer) = try await askLinkCode(provider, session: session)
+        guard status == 200, let code = answer["linkCode"]?.stringValue else { throw StandInError("link answered \(status): \(answer)") }
+        return code
+    }
+
+    /// Starts a flow: the provider's authorization URL; with `link` (a session token), a link
+    /// of that user, through a link code.
     func start(_ provider: String, link: String? = nil) async throws -> String {
-        let answer = try await get(startPath(provider, link: link))
+        var code: String?
+        if let link { code = try await linkCode(provider, session: link) }
+        let answer = try await get(startPath(provider, linkCode: code))
         guard answer.status == 302, let location = answer.location else { throw StandInError("start answered \(answer.status): \(answer.body)") }
         return location
+    }
+
+    /// At Apple (`response_mode=form_post`): signs in as `subject` (or cancels); the page's
+    /// form, which a browser posts at once: where to (the server's callback) and its fields.
+    static func signInFormPost(at authorization: String, subject: String, allow: Bool = true) async throws -> (String, [String: String]) {
+        let (page, status) = try await submit(at: authorization, subject: subject, allow: allow)
+        guard status == 200, let action = attribute("action", in: page) else { throw StandInError("no form post (\(status)): \(page)") }
+        var fields: [String: String] = [:]
+        for input in page.components(separatedBy: "<input").dropFirst() {
+            if let name = attribute("name", in: input), let value = attribute("value", in: input) { fields[name] = value }
+        }
+        return (action, fields)
+    }
+
+    /// `name='…'` or `name="…"` in `html`, unescaped.
+    static func attribute(_ name: String, in html: String) -> String? {
+        for quote in ["\"", "'"] {
+            guard let start = html.range(of: " \(name)=\(quote)"), let end = html[start.upperBound...].range(of: quote) else { continue }
+            return String(html[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
+                .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
+                .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        }
+        return nil
+    }
+
+    /// The form post delivered to the server's callback (as the browser does).
+    func callbackPost(_ action: String, _ fields: [String: String]) async throws -> Answer {
+        var headers: HTTPFields = [:]
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        let body = Self.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        return try await client.execute(uri: Self.serverPath(action), method: .post, headers: headers, body: ByteBuffer(string: body)) {
+            response in
+            Answer(
+                status: Int(response.status.code), location: response.headers[.location], cacheControl: response.headers[.cacheControl],
+                body: String(buffer: response.body))
+        }
+    }
+
+    /// Loads the provider's sign-in form and posts it as `subject`: the answer's body and status.
+    private static func submit(at authorization: String, subject: String, allow: Bool) async throws -> (String, Int) {
+        let (body, status, _) = try await post(at: authorization, subject: subject, allow: allow)
+        return (body, status)
     }
 
     /// At the provider: loads the sign-in form, then posts it as `subject` (or cancels); the
     /// provider's redirect to the server's callback.
     static func signIn(at authorization: String, subject: String, allow: Bool = true) async throws -> String {
+        let (_, status, location) = try await post(at: authorization, subject: subject, allow: allow)
+        guard status == 302, let location else { throw StandInError("the provider's form answered \(status)") }
+        return location
+    }
+
+    private static func post(at authorization: String, subject: String, allow: Bool) async throws -> (String, Int, String?) {
         guard let url = URL(string: authorization), let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw StandInError("bad authorization URL")
         }
@@ -73,9 +147,7 @@ struct BrowserSignInSteps {
         post.httpMethod = "POST"
         post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         post.httpBody = Data(encode(fields).utf8)
-        let (_, status, location) = try await fetch(post)
-        guard status == 302, let location else { throw StandInError("the provider's form answered \(status)") }
-        return location
+        return try await fetch(post)
     }
 
     /// The callback URL's path and query on the server (the test client talks to the server).

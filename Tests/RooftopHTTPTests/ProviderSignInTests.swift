@@ -121,6 +121,46 @@ import Testing
         }
     }
 
+    /// Parse's rule, matched: a user updating itself may re-send the identity it has (same
+    /// provider and id) with a token that no longer validates; it is neither checked nor
+    /// written. Anything else is validated: another id, the master key, a login.
+    @Test func unchangedAuthDataIsNotRevalidatedOnTheUsersOwnUpdate() async throws {
+        let idp = try StandInIdentityProvider()
+        defer { idp.stop() }
+        try await withServer(clock: TestClock(), auth: idp.settings()) { (client: any TestClientProtocol) async throws in
+            let first = try await call(client, .post, "/parse/users", body: try await Self.signInBody(idp, "github", "7001"))
+            let id = try #require(first.json["objectId"]?.stringValue)
+            let token = try #require(first.json["sessionToken"]?.stringValue)
+            let before = try await call(client, .get, "/parse/users/\(id)", master: true).json["authData"]
+            // The same id with an expired (unknown) token, and a profile the provider never gave.
+            let resent = #"{"nickname":"n","authData":{"github":{"id":"7001","access_token":"expired","email":"evil@example.com"}}}"#
+            let update = try await call(client, .put, "/parse/users/\(id)", body: resent, headers: session(token))
+            #expect(update.status == 200, "\(update.json)")
+            let after = try await call(client, .get, "/parse/users/\(id)", master: true).json
+            #expect(after["authData"] == before && after["nickname"] == "n")
+            // Another id, or the id as a number, is validated (and refused).
+            for body in [
+                #"{"authData":{"github":{"id":"7002","access_token":"expired"}}}"#, #"{"authData":{"github":{"id":7001,"access_token":"x"}}}"#,
+            ] {
+                #expect(try await call(client, .put, "/parse/users/\(id)", body: body, headers: session(token)).status != 200, "\(body)")
+            }
+            // The master key's update is validated.
+            #expect(try await call(client, .put, "/parse/users/\(id)", body: resent, master: true).json["code"] == 101)
+            // Another provider beside the unchanged one is validated.
+            let mixed = #"{"authData":{"github":{"id":"7001","access_token":"expired"},"oidc":{"id":"7001","token":"x"}}}"#
+            #expect(try await call(client, .put, "/parse/users/\(id)", body: mixed, headers: session(token)).json["code"] == 101)
+            // Another user can't use it on this user (206), nor sign in with it (101).
+            let bob = try await call(client, .post, "/parse/users", body: #"{"username":"bob","password":"correct horse"}"#)
+            let bobToken = try #require(bob.json["sessionToken"]?.stringValue)
+            #expect(try await call(client, .put, "/parse/users/\(id)", body: resent, headers: session(bobToken)).status != 200)
+            let bobId = try #require(bob.json["objectId"]?.stringValue)
+            #expect(try await call(client, .put, "/parse/users/\(bobId)", body: resent, headers: session(bobToken)).json["code"] == 101)
+            let login = try await call(client, .post, "/parse/users", body: #"{"authData":{"github":{"id":"7001","access_token":"expired"}}}"#)
+            #expect(login.json["code"] == 101)
+            #expect(try await call(client, .get, "/parse/users/\(id)", master: true).json["authData"] == before)
+        }
+    }
+
     @Test func auditEventsNameTheProvider() async throws {
         let idp = try StandInIdentityProvider()
         defer { idp.stop() }

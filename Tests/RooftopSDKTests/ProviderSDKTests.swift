@@ -105,9 +105,21 @@ extension SDKTests {
                 }
                 #expect(error == nil && found?.isLinked(with: "github") == true)
 
-                // Linking through the browser; the user stays signed in.
+                // Linking through the browser; the user stays signed in. The URL the browser
+                // opens carries a one-time link code, never the session token.
                 let linked = try #require(found)
-                try await linked.link(withProvider: "oidc", authenticator: Self.authenticator("yan"))
+                let opened = OpenedURLs()
+                let session = try #require(linked.sessionToken)
+                try await linked.link(
+                    withProvider: "oidc",
+                    authenticator: RTLoopbackAuthenticator(timeout: .seconds(20)) { url in
+                        opened.append(url)
+                        Task { try await StandInIdentityProvider.browse(url, subject: "yan") }
+                    })
+                let start = try #require(opened.urls.first)
+                #expect(!start.absoluteString.contains(session) && !start.absoluteString.contains("r%3A") && !start.absoluteString.contains("r:"))
+                let items = URLComponents(url: start, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                #expect(items.contains { $0.name == "link_code" && $0.value?.count == 43 } && !items.contains { $0.name == "link" })
                 #expect(linked.isLinked(with: "oidc") && linked.isLinked(with: "github"))
                 #expect(try await server.rest("GET", "/users/me", token: linked.sessionToken).0 == 200)
 
@@ -122,4 +134,13 @@ extension SDKTests {
             }
         }
     }
+}
+
+/// The URLs an authenticator was asked to open.
+final class OpenedURLs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var opened: [URL] = []
+
+    func append(_ url: URL) { lock.withLock { opened.append(url) } }
+    var urls: [URL] { lock.withLock { opened } }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RooftopCore
 import RooftopIdentity
 import RooftopServer
@@ -25,6 +26,68 @@ import Testing
         let text = try configuration.printout()
         #expect(!text.contains("fb-secret"))
         #expect(try JSONParser.parse(text)["auth"]?["facebook"]?["appSecret"] == "<redacted>")
+    }
+
+    /// A throwaway P-256 key in Apple's `.p8` form (PKCS#8 PEM), made for this test only.
+    static let testP8 = """
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgo3Xg7vVcq0N1o0hy
+        ZH7MJa1dN+4lvpY2nvWqdkQKg8+hRANCAAThesbaOn4MCgDfnrigCyfM7yINlZua
+        yweUvouZo7Snvyxc7ZyFr/F34k3HPm+6OV0xX/FajztIPYU9GLJZVnZf
+        -----END PRIVATE KEY-----
+        """
+    /// A P-384 key: a PEM private key, but not one Apple's ES256 can use.
+    static let p384 = """
+        -----BEGIN PRIVATE KEY-----
+        MIG2AgEAMBAGByqGSM49AgEGBSuBBAAiBIGeMIGbAgEBBDAItWyo1e5CDehap8xK
+        b2tIYNH8iYE7L/H1e8TvmfZLRzmVgt8kAV07CIUFWweQlPihZANiAATiPtecAf9y
+        STnzMfCjvFX+sACA4kXZtvBXESYAHwAIy1Aew7PegYjdzcloYcNqgN3xq3cwIkRk
+        K84xnzdY82F/dXhEiSZTdT/23+w93giaoj7xejM5vClMgq8W8OSBvJ0=
+        -----END PRIVATE KEY-----
+        """
+
+    /// Sign in with Apple's signing key: inline or from a file, all three parts together, never
+    /// beside a pre-signed `clientSecret`, a P-256 key only; `config print` and the settings'
+    /// descriptions never show it.
+    @Test func appleSigningKey() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKey-\(UUID().uuidString).p8")
+        try Data(Self.testP8.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for key: JSON in [["privateKey": .string(Self.testP8)], ["privateKeyPath": .string(file.path)]] {
+            var configuration = ServerConfiguration()
+            var apple: [String: JSON] = ["clientId": "com.example.web", "teamId": "TEAM123456", "keyId": "KEY1234567"]
+            apple.merge(key.objectValue ?? [:]) { $1 }
+            try configuration.apply(["auth": ["apple": .object(apple)]], source: "file")
+            let settings = try #require(configuration.auth.first)
+            #expect(settings.appleKey == AppleSigningKey(teamId: "TEAM123456", keyId: "KEY1234567", privateKey: Self.testP8))
+            let text = try configuration.printout()
+            #expect(!text.contains("MIGHAgEA") && !"\(settings)".contains("MIGHAgEA") && !String(reflecting: settings).contains("MIGHAgEA"))
+            #expect(try JSONParser.parse(text)["auth"]?["apple"]?["privateKey"] == "<redacted>")
+            #expect(try JSONParser.parse(text)["auth"]?["apple"]?["keyId"] == "KEY1234567")
+        }
+        let refused: [JSON] = [
+            ["clientId": "w", "teamId": "T", "keyId": "K"], ["clientId": "w", "keyId": "K", "privateKey": .string(Self.testP8)],
+            ["clientId": "w", "teamId": "T", "keyId": "K", "privateKey": "not a key"],
+            ["clientId": "w", "teamId": "T", "keyId": "K", "privateKey": .string(Self.p384)],
+            ["clientId": "w", "teamId": "T", "keyId": "K", "privateKeyPath": "/nonexistent/AuthKey.p8"],
+            ["clientId": "w", "teamId": "T", "keyId": "K", "privateKey": .string(Self.testP8), "clientSecret": "eyJ.pre.signed"],
+            ["clientId": "w", "teamId": "T\u{0}", "keyId": "K", "privateKey": .string(Self.testP8)],
+            ["clientId": "w", "teamId": ["$ne": 1], "keyId": "K", "privateKey": .string(Self.testP8)],
+            ["clientId": "w", "teamId": "T", "keyId": "K", "privateKey": .string(Self.testP8), "privateKeyPath": .string(file.path)],
+        ]
+        for apple in refused {
+            var configuration = ServerConfiguration()
+            do {
+                try configuration.apply(["auth": ["apple": apple]], source: "file")
+                Issue.record("accepted \(apple)")
+            } catch {
+                #expect(!"\(error)".contains("MIGHAgEA"), "the error quotes the key")
+            }
+        }
+        // The pre-signed secret alone still works.
+        var presigned = ServerConfiguration()
+        try presigned.apply(["auth": ["apple": ["clientId": "w", "clientSecret": "eyJ.pre.signed"]]], source: "file")
+        #expect(presigned.auth.first?.clientSecret == "eyJ.pre.signed" && presigned.auth.first?.appleKey == nil)
     }
 
     @Test func incompleteOrUnsafeProvidersAreRefused() {

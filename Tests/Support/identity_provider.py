@@ -1,6 +1,15 @@
 """A stand-in identity provider on 127.0.0.1 for the sign-in tests: the real protocols over HTTP.
 
-Usage: identity_provider.py PORT
+Usage: identity_provider.py PORT [APPLE_KEY_DIR]
+
+With APPLE_KEY_DIR (Apple mode), the stand-in makes a Sign in with Apple key as Apple's
+developer portal would: it writes the operator's AuthKey.p8 (team TEAMSTAND1, key id
+KEYSTAND01) there, and WrongKey.p8, a key Apple never issued. The apple tenant's token endpoint
+then takes as client_secret only what Apple takes: an ES256 JWT signed with AuthKey.p8, header
+kid = the key id, iss = the team id, aud = https://appleid.apple.com, sub = the client id, iat
+not in the future, exp in the future and at most six months after iat. Its authorization
+endpoint honours response_mode=form_post (Apple's, with the name and email scopes): the
+browser returns by POSTing code, state and, on a person's first sign-in, `user` (the name).
 
 Serves, for each OpenID Connect tenant PREFIX in (apple, google, oidc), with issuer
 http://127.0.0.1:PORT/PREFIX:
@@ -12,7 +21,9 @@ GET /github/user. Test hooks (never part of a real provider) under /control:
   POST /control/rotate   {"tenant"}                     -> {"kid"}: a new signing key; the old one leaves the JWKS
   POST /control/facebook {"user_id", "app_id", ...}     -> {"token"}: a Facebook access token
   POST /control/github   {"id", "login", ...}           -> {"token"}: a GitHub access token
-  GET  /control/stats                                   -> {"jwks": {tenant: fetches}, "discovery": {...}}
+  POST /control/apple-secret {"sub", "expires_in", ...} -> {"token"}: a pre-signed Apple client secret (Apple mode)
+  GET  /control/stats                                   -> {"jwks": {tenant: fetches}, "discovery": {...},
+                                                            "apple_secrets": [the iat of each distinct client secret accepted]}
 OAuth 2.0 authorization-code flows with PKCE (S256) for the browser sign-in tests:
   GET  /PREFIX/authorize, /github/login/oauth/authorize, /facebook/dialog/oauth
                                          an HTML sign-in form (the person types their user id)
@@ -58,6 +69,9 @@ CLIENTS = {"oidc": {"client-1": "oidc-secret"}, "apple": {"client-1": "apple-sec
            "github": {"gh-client": "gh-secret"}, "facebook": dict(FACEBOOK_APPS)}
 codes = {}  # code -> {"provider", "client_id", "redirect_uri", "challenge", "nonce", "sub", "issued"}
 clock = {"offset": 0.0}
+APPLE = None  # Apple mode: {"team_id", "key_id", "public"}
+apple_seen = set()  # (client_id, sub) that signed in once: Apple sends `user` the first time only
+apple_secrets = {}  # client secret -> its iat, for the tests' renewal checks
 
 
 def clock_now():
@@ -94,6 +108,48 @@ def jwks(tenant):
     with lock:
         current = keys[tenant]
         return {"keys": [public_jwk(*current["rsa"], "RS256"), public_jwk(*current["ec"], "ES256")]}
+
+
+def apple_mode(directory):
+    """Writes the operator's key and a key Apple never issued, as PKCS#8 PEM (Apple's .p8)."""
+    global APPLE
+    import os
+    keys_written = {}
+    for name in ("AuthKey.p8", "WrongKey.p8"):
+        key = ec.generate_private_key(ec.SECP256R1())
+        path = os.path.join(directory, name)
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as out:
+            out.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+        keys_written[name] = key
+    APPLE = {"team_id": "TEAMSTAND1", "key_id": "KEYSTAND01", "public": keys_written["AuthKey.p8"].public_key(),
+             "private": keys_written["AuthKey.p8"]}
+
+
+def apple_presigned(spec):
+    """A client secret signed with AuthKey.p8, as an operator's script would make one by hand."""
+    now = int(clock_now())
+    claims = {"iss": spec.get("iss", APPLE["team_id"]), "iat": now + int(spec.get("iat_offset", 0)),
+              "exp": now + int(spec.get("expires_in", 86400)), "aud": "https://appleid.apple.com", "sub": spec.get("sub", "client-1")}
+    return jwt.encode(claims, APPLE["private"], algorithm="ES256", headers={"kid": APPLE["key_id"]})
+
+
+def apple_client_secret_ok(client_id, secret):
+    """Apple's checks of a client secret: ES256 with the registered key, its kid, and the claims."""
+    try:
+        header = jwt.get_unverified_header(secret or "")
+        if header.get("alg") != "ES256" or header.get("kid") != APPLE["key_id"]:
+            return False
+        claims = jwt.decode(secret, APPLE["public"], algorithms=["ES256"], audience="https://appleid.apple.com", issuer=APPLE["team_id"],
+                            options={"require": ["iss", "iat", "exp", "aud", "sub"], "verify_exp": False, "verify_iat": False,
+                                     "verify_nbf": False})
+    except jwt.PyJWTError:
+        return False
+    now = clock_now()
+    if claims["sub"] != client_id or claims["iat"] > now + 60 or claims["exp"] <= now or claims["exp"] - claims["iat"] > 15777000:
+        return False
+    with lock:
+        apple_secrets[secret] = claims["iat"]
+    return True
 
 
 def mint(spec):
@@ -166,6 +222,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(400, {"error": "invalid_request", "error_description": "PKCE S256 is required"})
         if query.get("client_id") not in CLIENTS[provider] or not query.get("redirect_uri") or not query.get("state"):
             return self.answer(400, {"error": "invalid_request"})
+        asks_profile = {"name", "email"} & set(query.get("scope", "").split())
+        if provider == "apple" and APPLE is not None and asks_profile and query.get("response_mode") != "form_post":
+            return self.answer(400, {"error": "invalid_request", "error_description": "response_mode must be form_post with name or email"})
         hidden = "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in sorted(query.items()))
         page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Stand-in sign-in</title></head><body>"
                 f"<h1>Sign in to {escape(provider)}</h1><form method='post'>{hidden}"
@@ -182,14 +241,40 @@ class Handler(BaseHTTPRequestHandler):
         """The form's post: a code for the subject typed in, back to redirect_uri with the state."""
         target = form.get("redirect_uri", "")
         separator = "&" if "?" in target else "?"
+        form_post = form.get("response_mode") == "form_post"
         if form.get("decision") == "deny":
-            return self.redirect(target + separator + urlencode({"error": "access_denied", "state": form.get("state", "")}))
+            back = {"error": "user_cancelled_authorize" if form_post else "access_denied", "state": form.get("state", "")}
+            return self.post_back(target, back) if form_post else self.redirect(target + separator + urlencode(back))
         code = "code-" + secrets.token_urlsafe(24)
+        subject = form.get("subject", "")
         with lock:
             codes[code] = {"provider": provider, "client_id": form.get("client_id"), "redirect_uri": target,
-                           "challenge": form.get("code_challenge"), "nonce": form.get("nonce"), "sub": form.get("subject", ""),
+                           "challenge": form.get("code_challenge"), "nonce": form.get("nonce"), "sub": subject,
                            "issued": clock_now()}
-        self.redirect(target + separator + urlencode({"code": code, "state": form.get("state", "")}))
+        back = {"code": code, "state": form.get("state", "")}
+        if not form_post:
+            return self.redirect(target + separator + urlencode(back))
+        # Apple: the name only on the person's first sign-in with this client, and only when asked for.
+        with lock:
+            first = (form.get("client_id"), subject) not in apple_seen
+            apple_seen.add((form.get("client_id"), subject))
+        if first and "name" in form.get("scope", "").split():
+            back["user"] = json.dumps({"name": {"firstName": subject.capitalize(), "lastName": "Appleseed"},
+                                       "email": subject + "@privaterelay.example"})
+        self.post_back(target, back)
+
+    def post_back(self, target, fields):
+        """response_mode=form_post: a page whose form the browser submits at once to redirect_uri."""
+        hidden = "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in fields.items())
+        page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Returning to the app</title></head>"
+                "<body onload='document.forms[0].submit()'>"
+                f"<form id='back' method='post' action='{escape(target)}'>{hidden}<noscript><button type='submit'>Continue</button>"
+                "</noscript></form></body></html>").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
 
     def redeem(self, provider, form):
         """The token endpoint's checks: a known, unused, fresh code for this client, redirect_uri and PKCE verifier."""
@@ -197,7 +282,12 @@ class Handler(BaseHTTPRequestHandler):
             grant = codes.pop(form.get("code", ""), None)  # single use: gone even when the rest is wrong
         if grant is None or grant["provider"] != provider or clock_now() - grant["issued"] > 60:
             return None, "invalid_grant"
-        if form.get("client_id") != grant["client_id"] or CLIENTS[provider].get(grant["client_id"]) != form.get("client_secret"):
+        if form.get("client_id") != grant["client_id"]:
+            return None, "invalid_client"
+        if provider == "apple" and APPLE is not None:
+            if not apple_client_secret_ok(grant["client_id"], form.get("client_secret")):
+                return None, "invalid_client"
+        elif CLIENTS[provider].get(grant["client_id"]) != form.get("client_secret"):
             return None, "invalid_client"
         if form.get("redirect_uri") != grant["redirect_uri"]:
             return None, "invalid_grant"
@@ -247,7 +337,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(200, jwks(tenant))
         if url.path == "/control/stats":
             with lock:
-                return self.answer(200, stats)
+                return self.answer(200, {**stats, "apple_secrets": sorted(set(apple_secrets.values()))})
         if parts[0] == "facebook":
             return self.facebook(parts[1] if len(parts) > 1 else "", query)
         if url.path == "/github/user":
@@ -323,6 +413,8 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/control/advance":
             clock["offset"] += float(spec["seconds"])
             return self.answer(200, {})
+        if self.path == "/control/apple-secret":
+            return self.answer(200, {"token": apple_presigned(spec)})
         if self.path == "/control/mint":
             return self.answer(200, {"token": mint(spec)})
         if self.path == "/control/rotate":
@@ -353,6 +445,8 @@ class Handler(BaseHTTPRequestHandler):
 # unblock it, so the stop by PID ends us.
 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+if len(sys.argv) > 2:
+    apple_mode(sys.argv[2])
 server = ThreadingHTTPServer(("127.0.0.1", PORT), Handler)
 server.daemon_threads = True
 print("ready", flush=True)

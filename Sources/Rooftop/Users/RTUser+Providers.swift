@@ -52,7 +52,7 @@ extension RTUser {
     @discardableResult
     public static func logIn(withProvider provider: String, authenticator: any RTWebAuthenticator) async throws -> RTUser {
         let client = try RTClient.current()
-        let answer = try await browserSignIn(client, provider: provider, authenticator: authenticator, link: nil)
+        let answer = try await browserSignIn(client, provider: provider, authenticator: authenticator, linking: nil)
         return try signedIn(client, answer, anonymous: false)
     }
 
@@ -61,25 +61,35 @@ extension RTUser {
     /// continues with; an anonymous user is converted.
     public func link(withProvider provider: String, authenticator: any RTWebAuthenticator) async throws {
         let client = try RTClient.current()
-        guard let token = client.users.token(of: self) else { throw RTError(.invalidSessionToken, "This user is not signed in here.") }
-        let answer = try await Self.browserSignIn(client, provider: provider, authenticator: authenticator, link: token)
+        guard client.users.token(of: self) != nil else { throw RTError(.invalidSessionToken, "This user is not signed in here.") }
+        let answer = try await Self.browserSignIn(client, provider: provider, authenticator: authenticator, linking: self)
         client.users.converted(self, token: answer["sessionToken"]?.stringValue)
         try await refreshFromServer(client)
     }
 
     /// Start → browser → callback → `/auth/token`: the server's answer (user and session).
-    static func browserSignIn(_ client: RTClient, provider: String, authenticator: any RTWebAuthenticator, link: String?) async throws -> JSON {
+    static func browserSignIn(_ client: RTClient, provider: String, authenticator: any RTWebAuthenticator, linking user: RTUser?) async throws
+        -> JSON
+    {
         let verifier = PKCE.randomSecret()
         let state = PKCE.randomSecret()
         let redirect = try await authenticator.redirectURI()
-        guard var start = URLComponents(string: client.configuration.server + "/auth/" + provider + "/start") else {
-            throw RTError(.otherCause, "The server URL is not valid.")
-        }
+        guard var start = URLComponents(string: client.configuration.server + "/auth/" + provider + "/start"),
+            provider.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else { throw RTError(.otherCause, "The server URL or the provider name is not valid.") }
         var items = [
             URLQueryItem(name: "redirect_uri", value: redirect.absoluteString),
             URLQueryItem(name: "code_challenge", value: PKCE.challenge(verifier)), URLQueryItem(name: "state", value: state),
         ]
-        if let link { items.append(URLQueryItem(name: "link", value: link)) }
+        if let user {
+            // The session goes in a header to get a one-minute, single-use code bound to this
+            // flow's challenge; only that code goes into the URL the browser opens.
+            let answer = try await client.send(
+                APIRequest(
+                    method: "POST", path: "/auth/\(provider)/link", body: ["code_challenge": .string(PKCE.challenge(verifier))]), as: user)
+            guard let code = answer["linkCode"]?.stringValue else { throw RTError(.otherCause, "The server gave no link code.") }
+            items.append(URLQueryItem(name: "link_code", value: code))
+        }
         start.queryItems = items
         guard let url = start.url else { throw RTError(.otherCause, "The provider name is not valid.") }
         let callback = try await authenticator.authenticate(url)

@@ -26,10 +26,12 @@ extension Accounts {
 
     /// `GET /auth/:provider/start`: the provider's authorization URL for a new flow. The app's
     /// `redirectURI` must be on `authRedirectURIs`; `codeChallenge` is S256 of the app's
-    /// verifier; `linkToken`, a session token, links the identity to that user instead of
-    /// signing in. `callback` is this server's callback URL for the provider.
+    /// verifier; `linkCode` (from `issueLinkCode`) links the identity to that user instead of
+    /// signing in. A session token in the URL (`link`, as before) is refused: it would sit in
+    /// browser history and logs. `callback` is this server's callback URL for the provider.
     package func startBrowserSignIn(
-        provider name: String, callback: String, redirectURI: String?, codeChallenge: String?, appState: String?, linkToken: String?
+        provider name: String, callback: String, redirectURI: String?, codeChallenge: String?, appState: String?, linkCode: String?,
+        sessionInURL: Bool = false
     ) async throws -> String {
         let provider = try providers.browserProvider(name)
         guard let redirectURI, Self.isAllowedRedirect(redirectURI, allowList: config.authRedirectURIs) else {
@@ -41,11 +43,12 @@ extension Accounts {
         if let appState, appState.utf8.count > 512 || appState.contains("\u{0}") {
             throw ParseError(.invalidJSON, "state must be at most 512 bytes.")
         }
-        var linkUser: String?
-        if let linkToken {
-            guard let userId = try await principal(forToken: linkToken).userId else { throw Self.invalidToken }
-            linkUser = userId
+        if sessionInURL {
+            throw ParseError(
+                .invalidSessionToken, "A session token is not accepted in the start URL: get a link code from POST /auth/\(name)/link.")
         }
+        var linkUser: String?
+        if let linkCode { linkUser = try await takeLinkCode(linkCode, provider: name, challenge: codeChallenge) }
         let state = tokens.newSecret()
         let nonce = tokens.newSecret()
         let verifier = tokens.newSecret()
@@ -63,10 +66,20 @@ extension Accounts {
         return url
     }
 
-    /// `GET /auth/:provider/callback`: takes the flow named by `state` (once), exchanges the
-    /// provider's code and validates the identity, and sends the app a code for it.
-    package func finishBrowserSignIn(provider name: String, query: [String: String]) async throws -> BrowserCallbackOutcome {
+    /// `GET /auth/:provider/callback` (or its `POST`, `formPost`, for a provider that returns
+    /// with `response_mode=form_post`): takes the flow named by `state` (once), exchanges the
+    /// provider's code and validates the identity, and sends the app a code for it. A callback
+    /// in the other method than the provider's is refused before any flow is touched.
+    package func finishBrowserSignIn(provider name: String, query: [String: String], formPost: Bool = false) async throws
+        -> BrowserCallbackOutcome
+    {
         let expired = ParseError(.objectNotFound, "This sign-in has expired or was already used. Start again from the app.")
+        // Neither an unknown provider nor the other method touches a flow: whoever knows a
+        // `state` can't spend it through a callback its provider never uses.
+        guard let browser = try? providers.browserProvider(name) else { return .failed(expired) }
+        if browser.returnsByFormPost != formPost {
+            return .failed(ParseError(.invalidJSON, "This provider does not return here this way. Start again from the app."))
+        }
         guard let state = query["state"], !state.isEmpty, state.utf8.count <= 512 else { return .failed(expired) }
         let now = objects.clock().millisecondsSince1970
         guard let text = try await objects.store.takeOneTime(key: "flow:" + tokens.digest(state), now: now),
@@ -81,15 +94,15 @@ extension Accounts {
             guard let code = query["code"], !code.isEmpty, code.utf8.count <= 2048 else {
                 throw ParseError(.objectNotFound, "The provider sent no authorization code.")
             }
-            let provider = try providers.browserProvider(name)
-            let identity: VerifiedIdentity
+            var identity: VerifiedIdentity
             do {
-                identity = try await provider.redeem(code: code, verifier: verifier, redirectURI: callback, nonce: nonce)
+                identity = try await browser.redeem(code: code, verifier: verifier, redirectURI: callback, nonce: nonce)
                 guard identity.provider == name, !identity.subject.isEmpty else { throw ParseError.internalError }
             } catch let error as ParseError where error.code == .objectNotFound {
                 await audit.record(.loginFailed, userId: nil, reason: "provider token refused", detail: name)
                 throw error
             }
+            if formPost, identity.name == nil { identity.name = Self.formPostName(query["user"]) }
             // Found, created or linked only when the app redeems its code: a flow that fails
             // after this point leaves nothing behind. A taken identity is refused here already.
             let link = flow["link"]?.stringValue
@@ -140,6 +153,25 @@ extension Accounts {
         let result = try await signUp(body: [:], installationId: installationId, verified: [identity])
         guard let token = result.sessionToken else { throw Self.emailNotVerified }
         return Self.withToken(result.user.json, token)
+    }
+
+    /// The name in Apple's form post (`user`, on the first sign-in only):
+    /// `{"name":{"firstName","lastName"},"email"}`. Not signed, so only a display name is taken
+    /// from it (bounded, no control characters); the email comes from the ID token alone.
+    static func formPostName(_ user: String?) -> String? {
+        guard let user, user.utf8.count <= 4096, case .object(let fields)? = try? JSONParser.parse(Array(user.utf8)),
+            case .object(let name)? = fields["name"]
+        else { return nil }
+        let parts = [name["firstName"], name["lastName"]].compactMap { part -> String? in
+            guard case .string(let text)? = part, text.count <= 100,
+                !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                return nil
+            }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
     /// An identity as the app code's record keeps it (what the provider vouched for, no token).

@@ -41,6 +41,9 @@ extension Accounts {
                 linked.remove(name)
                 continue
             }
+            if verified?.provider != name, principal.userId == userId, try Self.isUnchangedIdentity(name, data, current, providers) {
+                continue
+            }
             let identity = if let verified, verified.provider == name { verified } else { try await verifiedIdentity(name, data) }
             if let owner = try await findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != userId {
                 throw ParseError(Self.identityTaken, "this auth is already used")
@@ -60,6 +63,22 @@ extension Accounts {
             throw ParseError(
                 .operationForbidden, "This would leave the account with no way to sign in: set a password or link another provider first.")
         }
+    }
+
+    /// Whether a user updating itself re-sends the identity it already has (Parse skips
+    /// re-validating it): an enabled provider, an object whose `id` is the string stored for
+    /// this user. Such an entry is neither checked with the provider nor written: what is stored
+    /// stays as the provider vouched for it, so an expired token the client still holds does not
+    /// fail the update, and nothing unverified gets in. Master-key updates and logins always
+    /// validate.
+    static func isUnchangedIdentity(_ name: String, _ data: JSON, _ user: StoredObject?, _ providers: AuthProviders) throws(ParseError)
+        -> Bool
+    {
+        _ = try providers.provider(name)
+        guard case .object(let members) = data, case .string(let id)? = members["id"], !id.isEmpty,
+            case .string(let stored)? = user?.fields[AuthProviders.idField(name).rawValue]
+        else { return false }
+        return id == stored
     }
 
     /// The providers linked to `user` (its internal identity fields).

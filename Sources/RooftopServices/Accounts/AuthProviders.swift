@@ -25,6 +25,14 @@ package protocol BrowserAuthProvider: AuthProvider {
     /// validates what the provider returns; 101 when anything fails. The nonce, for ID tokens,
     /// must be the flow's.
     func redeem(code: String, verifier: String, redirectURI: String, nonce: String) async throws -> VerifiedIdentity
+    /// Whether the provider returns to the callback with a form POST (`response_mode=form_post`,
+    /// Apple's) rather than a GET; the callback accepts only the provider's own way.
+    var returnsByFormPost: Bool { get }
+}
+
+extension BrowserAuthProvider {
+    /// Most providers return with a GET.
+    package var returnsByFormPost: Bool { false }
 }
 
 /// What the server asks a provider for in one browser flow.
