@@ -7,7 +7,7 @@ import RooftopServices
 ///
 /// Answers only ever hold what the caller may read (objects through their ACLs and CLPs,
 /// `include`d ones with the caller's own access), so signing every File value of every answer
-/// — objects, `include`, `/users/me`, login, `/batch`, trigger and function results, config —
+/// — objects, `include`, `/users/me`, login, `/batch`, aggregates, function results, config —
 /// hands a signed URL to exactly the callers who can read an object referring to the file. The
 /// other way in, saving an object that names someone else's file and reading it back, is shut
 /// by `checkReferences`: knowing a name (from an old link) is not enough.

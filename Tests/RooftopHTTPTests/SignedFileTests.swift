@@ -125,7 +125,7 @@ import Testing
     }
 
     /// Every answer that renders an object signs its files: get, find, include, `/users/me`,
-    /// login, batch and a function's result; another user who cannot read the object gets no
+    /// login, batch, a function's result, an object a trigger filled and aggregate; another user who cannot read the object gets no
     /// signed URL of its file from any of them, and cannot get one by saving an object that
     /// names the file.
     @Test func signedURLsOnlyReachReaders() async throws {
@@ -134,6 +134,11 @@ import Testing
             // With the caller's rights: a function that reads as the master key hands out what it reads.
             let notes = try await request.caller.objects.find("Note", as: .caller)
             return notes.first.map { .object($0) } ?? .null
+        }
+        // A trigger's output: the object saved carries the note's file, copied server-side
+        // with the caller's rights (a trigger that reads as the master key hands out what it reads).
+        cloud.beforeSave("Copy") { request in
+            if let scan = try await request.objects.find("Note", as: .caller).first?["scan"] { request.object["scan"] = scan }
         }
         let clock = TestClock()
         try await withServer(clock: clock, files: signed, cloud: cloud) { (client: any TestClientProtocol) async throws in
@@ -151,6 +156,12 @@ import Testing
             let post = try await call(client, .post, "/parse/classes/Post", body: #"{"note":\#(pointer)}"#, headers: anaHeaders)
             let postId = try #require(post.json["objectId"]?.stringValue)
 
+            // A Copy, which the trigger fills with the note the caller can read: its id.
+            let copy = { (headers: [String: String]) async throws -> String in
+                let created = try await call(client, .post, "/parse/classes/Copy", body: "{}", headers: headers)
+                return try #require(created.json["objectId"]?.stringValue)
+            }
+
             // Past the stored URLs' expiry: only a URL signed as the answer is written works.
             clock.advance(by: .seconds(7200))
             #expect(try await files.send(client, .get, try target(picture.url)).status == 403)
@@ -158,6 +169,7 @@ import Testing
             // Ana, who can read them, gets working signed URLs everywhere.
             let login = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse ana"}"#)
             let batch = #"{"requests":[{"method":"GET","path":"/parse/classes/Note/\#(noteId)"}]}"#
+            let aggregate = try #require(#"[{"$project":{"scan":1}}]"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             let anaAnswers: [JSON] = [
                 try await call(client, .get, "/parse/classes/Note/\(noteId)", headers: anaHeaders).json["scan"] ?? .null,
                 try await call(client, .get, "/parse/classes/Note", headers: anaHeaders).json["results"]?.arrayValue?.first?["scan"] ?? .null,
@@ -166,9 +178,12 @@ import Testing
                 login.json["picture"] ?? .null,
                 try await call(client, .post, "/parse/batch", body: batch, headers: anaHeaders).json.arrayValue?.first?["success"]?["scan"] ?? .null,
                 try await call(client, .post, "/parse/functions/latest", body: "{}", headers: anaHeaders).json["result"]?["scan"] ?? .null,
+                try await call(client, .get, "/parse/classes/Copy/\(try await copy(anaHeaders))", headers: anaHeaders).json["scan"] ?? .null,
+                try await call(client, .get, "/parse/aggregate/Note?pipeline=\(aggregate)", master: true).json["results"]?.arrayValue?.first?["scan"]
+                    ?? .null,
             ]
             for (index, answer) in anaAnswers.enumerated() {
-                let url = try #require(answer["url"]?.stringValue, "answer \(index)")
+                let url = try #require(answer["url"]?.stringValue, "answer \(index): \(answer)")
                 #expect(url.contains("signature="), "answer \(index)")
                 #expect(try await files.send(client, .get, try target(url)).status == 200, "answer \(index)")
             }
@@ -181,6 +196,7 @@ import Testing
                 try await call(client, .post, "/parse/batch", body: batch, headers: bobHeaders),
                 try await call(client, .get, "/parse/users/\(ana.id)", headers: bobHeaders),
                 try await call(client, .post, "/parse/functions/latest", body: "{}", headers: bobHeaders),
+                try await call(client, .get, "/parse/classes/Copy/\(try await copy(bobHeaders))", headers: bobHeaders),
             ]
             for (index, answer) in bobAnswers.enumerated() {
                 #expect(!JSONWriter.string(answer.json).contains(picture.name), "answer \(index): \(answer.json)")
