@@ -32,6 +32,8 @@ enum ErrorRenderer {
         case let limited as RateLimiter.Limited:
             return Failure(
                 status: .tooManyRequests, code: ParseError.Code.connectionFailed.rawValue, message: limited.message, retryAfter: limited.retryAfter)
+        case let error as FileAccessDenied:
+            return Failure(status: .forbidden, code: ParseError.Code.operationForbidden.rawValue, message: error.message)
         case let error as FileTooLargeError:
             // Parse's code and message for an upload over `maxUploadSize`, with the status of
             // any body that is too large.

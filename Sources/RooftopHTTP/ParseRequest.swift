@@ -27,6 +27,8 @@ package struct ParseRequest: Sendable {
     package var clientIP: String? = nil
     /// The HTTP request's headers (server-side handlers see them, as Parse's `request.headers`).
     package var headers: HTTPFields = [:]
+    /// Sends `100 Continue` to a client that waits for it (an upload, right before its body is read).
+    var continueResponse: ContinueResponse? = nil
 }
 
 extension ParseRequest {

@@ -7,10 +7,13 @@ package struct ParseRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
     /// The client's IP address, as the socket reports it (proxies are not trusted).
     package let remoteIP: String?
+    /// The connection (to answer `Expect: 100-continue`).
+    let channel: any Channel
 
     /// Creates the context for a new request.
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteIP = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
     }
 }

@@ -44,13 +44,16 @@ package struct ParseResponder: HTTPResponder {
                 ip: Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies),
                 userAgent: request.headers[.userAgent])
             // The audit log reads who is calling from here, deep in the account use cases.
-            response = try await ClientInfo.$current.withValue(client) { try await handle(request, context: context) }
+            let expectation = ContinueResponse(request: request, channel: context.channel)
+            response = try await ClientInfo.$current.withValue(client) { try await handle(request, context: context, expectation: expectation) }
         } catch {
             var logger = self.logger
             logger[metadataKey: "method"] = "\(request.method)"
             logger[metadataKey: "path"] = "\(request.uri.path)"
             response = ErrorRenderer.response(error, logger: logger)
         }
+        // HEAD: whatever the answer, no body (a file's HEAD keeps the length GET would send).
+        if request.method == .head { response.body = ResponseBody() }
         addCommonHeaders(&response)
         if config.metrics.enabled {
             let segments = request.uri.path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
@@ -68,18 +71,21 @@ package struct ParseResponder: HTTPResponder {
         return response
     }
 
-    private func handle(_ request: Request, context: Context) async throws -> Response {
+    private func handle(_ request: Request, context: Context, expectation: ContinueResponse) async throws -> Response {
         let path = request.uri.path
         guard path == config.mountPath || path.hasPrefix(config.mountPath + "/") else { throw HTTPError(.notFound) }
         if request.method == .options { return Response(status: .ok) }
         let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
         // Load balancers probe with HEAD as often as with GET.
         if request.method == .head && segments == ["health"] { return Response(status: .ok) }
-        if segments.first == "apps" || Self.isPage(request, segments) { return try await page(request, segments: segments) }
-        var (method, body) = try await methodAndBody(request, segments: segments)
+        if segments.first == "apps" || Self.isPage(request, segments) {
+            return try await page(request, segments: segments, expectation: expectation)
+        }
+        var (method, body) = try await methodAndBody(request, segments: segments, expectation: expectation)
         var parseRequest = ParseRequest(
             method: method ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
             acceptLanguage: request.headers[.acceptLanguage], clientIP: ClientInfo.current.ip, headers: request.headers)
+        parseRequest.continueResponse = expectation
         let found = method == nil ? nil : ParseRoutes.route(for: parseRequest)
         // Keys are checked unless the route is known to need none: an unknown route needs them.
         if found.map({ $0.0.access != .open }) ?? true {
@@ -98,6 +104,11 @@ package struct ParseResponder: HTTPResponder {
         if route.method == .get || route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
         parseRequest.body = body
         try await routes.check(parseRequest, against: route)
+        if let signed = routes.files.signing, !parseRequest.principal.isMaster, route.method == .post || route.method == .put {
+            // Under `fileAccess: signed` a write names a file only through a signed URL it was
+            // handed (a batch's items and a function's parameters included).
+            try SignedFileURLs(signing: signed, base: "", appId: config.appId).checkReferences(in: .object(body))
+        }
         // Triggers deep in the use cases read who is calling from here; without any, nothing is
         // collected (the headers' copy would cost every request).
         guard await !routes.objects.triggers.isEmpty || !routes.functions.isEmpty else { return try await run(route, parseRequest, request) }
@@ -106,7 +117,13 @@ package struct ParseResponder: HTTPResponder {
 
     private func run(_ route: Route, _ parseRequest: ParseRequest, _ request: Request) async throws -> Response {
         switch route.handler {
-        case .api(let handler): return response(try await handler(routes, parseRequest), to: request)
+        case .api(let handler):
+            var answer = try await handler(routes, parseRequest)
+            if let signed = routes.signedFileURLs(request) {
+                // Every File value of the answer gets a fresh signed URL (SignedFileURLs).
+                if let encoded = answer.encoded { answer.encoded = signed.rewrite(encoded) } else { answer.body = signed.rewrite(answer.body) }
+            }
+            return response(answer, to: request)
         case .raw(let handler): return try await handler(routes, parseRequest, request)
         case .page: throw ParseRoutes.unknown(parseRequest)
         }
@@ -115,17 +132,19 @@ package struct ParseResponder: HTTPResponder {
     /// The effective method and the JSON body. A route whose body is not JSON (a file upload)
     /// is found by the request's own method and its body is left unread; any other body is a
     /// JSON object whose `_method` may change the method.
-    private func methodAndBody(_ request: Request, segments: [String]) async throws -> (RouteMethod?, [String: JSON]) {
-        let method = RouteMethod(request.method)
+    private func methodAndBody(_ request: Request, segments: [String], expectation: ContinueResponse) async throws -> (RouteMethod?, [String: JSON]) {
+        var method = RouteMethod(request.method)
+        // HEAD is answered on a file download only (its GET route, without the body).
+        if request.method == .head, ParseRoutes.index.find(.get, segments)?.0.pattern == ParseRoutes.fileDownloadPattern { method = .get }
         if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON {
             // The JavaScript SDK's base64 form of an upload: a JSON body carrying the keys and
             // `base64`, and no key header; bounded by the upload limit (in base64).
             if case .stream = route.body, Self.applicationId.flatMap({ request.headers[$0] }) == nil, request.headers[.authorization] == nil {
-                return (method, try await readBody(request, limit: config.maxBodySize + (config.maxUploadSize / 3 + 1) * 4))
+                return (method, try await readBody(request, limit: config.maxBodySize + (config.maxUploadSize / 3 + 1) * 4, expectation: expectation))
             }
             return (method, [:])
         }
-        var body = try await readBody(request)
+        var body = try await readBody(request, expectation: expectation)
         guard method == .post, let override = body["_method"]?.stringValue else { return (method, body) }
         guard let overridden = RouteMethod(rawValue: override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
         body["_method"] = nil
@@ -169,7 +188,7 @@ package struct ParseResponder: HTTPResponder {
 
     /// Pages opened from emailed links: HTML, no application id, form bodies; the same checks
     /// (rate limits, body size) as any route of the table.
-    private func page(_ request: Request, segments: [String]) async throws -> Response {
+    private func page(_ request: Request, segments: [String], expectation: ContinueResponse) async throws -> Response {
         let base = config.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let pages = HostedPages(
             accounts: routes.accounts, appId: config.appId, templates: config.pages,
@@ -187,6 +206,7 @@ package struct ParseResponder: HTTPResponder {
         if let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(routed, against: route) }) { return refused }
         if case .form(let limit) = route.body {
             try Self.refuseDeclaredLength(request, limit: limit)
+            await expectation.send()
             page.form = HostedPages.form(String(buffer: try await request.body.collect(upTo: limit)))
         }
         return try await handler(pages, page)
@@ -234,9 +254,10 @@ package struct ParseResponder: HTTPResponder {
         return socket
     }
 
-    private func readBody(_ request: Request, limit: Int? = nil) async throws -> [String: JSON] {
+    private func readBody(_ request: Request, limit: Int? = nil, expectation: ContinueResponse) async throws -> [String: JSON] {
         let limit = limit ?? config.maxBodySize
         try Self.refuseDeclaredLength(request, limit: limit)
+        await expectation.send()
         // Over the limit: the error renderer answers 413.
         let buffer = try await request.body.collect(upTo: limit)
         let bytes = buffer.readableBytesView

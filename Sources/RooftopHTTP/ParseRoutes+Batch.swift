@@ -64,6 +64,8 @@ extension ParseRoutes {
 
     private func transaction(_ items: [ParseRequest]) async throws -> [UInt8] {
         var operations: [PlannedWrite] = []
+        // With `deleteUserFiles`: the files of the users this transaction deletes, read before.
+        var userFiles: Set<String> = []
         for item in items {
             guard let (route, item) = Self.route(for: item), let write = route.transactional else { throw Self.transactionOnlyWrites }
             // Checked like any request: a transaction is no way around a limit or an access rule.
@@ -74,10 +76,16 @@ extension ParseRoutes {
             case .update:
                 operations.append(
                     try await objects.plannedUpdate(className, objectId: try item.objectId(), body: item.body, principal: item.principal))
-            case .delete: operations.append(try await objects.plannedDelete(className, objectId: try item.objectId(), principal: item.principal))
+            case .delete:
+                let objectId = try item.objectId()
+                operations.append(try await objects.plannedDelete(className, objectId: objectId, principal: item.principal))
+                if className == .user { userFiles.formUnion(try await files.filesOfUser(objectId)) }
             }
         }
         let outcomes = try await objects.commitAnswers(operations).map { answer in ["success": .object(answer)] as JSON }
+        // Only once committed (a rolled-back transaction deleted no user); files some object
+        // still refers to, the transaction's own writes included, stay.
+        _ = try? await files.deleteUnreferenced(userFiles)
         return JSONWriter.bytes(.array(outcomes))
     }
 

@@ -27,6 +27,8 @@ extension ParseRoutes {
         let upload = try await files.admit(
             filename: Self.fileName(request.pathParameters["filename"]), contentType: contentType, declaredLength: declared,
             principal: request.principal)
+        // Admitted: now the client that waits for it may send the body.
+        await request.continueResponse?.send()
         let info = try await files.save(upload, body: body)
         let url = fileURL(info.name, request: http)
         var response = ParseResponder.json(JSONWriter.bytes(["url": .string(url), "name": .string(info.name)]), status: .created)
@@ -34,11 +36,16 @@ extension ParseRoutes {
         return response
     }
 
-    /// `GET /files/:appId/:filename`: the file, with validators, ranges and the safety headers
-    /// (`FileHeaders`).
+    /// `GET` (and `HEAD`) `/files/:appId/:filename`: the file, with validators, ranges and the
+    /// safety headers (`FileHeaders`); under `fileAccess: signed` only with a valid, unexpired
+    /// signature in the query or the master key.
     func serveFile(_ request: ParseRequest, _ http: Request) async throws -> Response {
         guard Self.fileName(request.pathParameters["appId"]) == config.appId else { throw UnauthorizedError(message: "Invalid application ID.") }
         let name = Self.fileName(request.pathParameters["filename"])
+        // Before the store is asked: a refused caller learns nothing, not even whether the file exists.
+        if let signing = files.signing, !signing.isValid(query: http.uri.query, for: name), try !isMaster(request, http) {
+            throw FileAccessDenied()
+        }
         guard let info = try await files.info(name) else { throw ParseError(.objectNotFound, "File not found.") }
         var headers = FileHeaders.headers(for: info)
         if FileHeaders.notModified(info, http.headers) { return Response(status: .notModified, headers: headers) }
@@ -53,6 +60,8 @@ extension ParseRoutes {
         let length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? info.size
         if let range { headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(info.size)" }
         headers[.contentLength] = String(length)
+        // HEAD: the same headers (the length GET would send), no body.
+        if http.method == .head { return Response(status: range == nil ? .ok : .partialContent, headers: headers) }
         let body = ResponseBody(contentLength: Int(length)) { [files] writer in
             // The file was deleted between the headers and the body: the connection is cut
             // short rather than the client given a wrong body.
@@ -78,15 +87,30 @@ extension ParseRoutes {
         return raw.removingPercentEncoding ?? raw
     }
 
+    /// Whether `http` carries the master key (a download route needs no keys, so they are only
+    /// read here); a wrong one is refused as on any route.
+    func isMaster(_ request: ParseRequest, _ http: Request) throws -> Bool {
+        guard http.headers.value("X-Parse-Master-Key") != nil || http.headers[.authorization] != nil else { return false }
+        var body: [String: JSON] = [:]
+        return try RequestAuthenticator(config: config).authenticate(headers: http.headers, body: &body, clientIP: request.clientIP).isMaster
+    }
+
+    /// The signer of answers' file URLs for `request`; `nil` when files are public.
+    func signedFileURLs(_ request: Request) -> SignedFileURLs? {
+        files.signing.map { SignedFileURLs(signing: $0, base: apiBase(request), appId: config.appId) }
+    }
+
+    /// `publicServerURL` (else the request's host and the mount path), without a final `/`.
+    func apiBase(_ request: Request) -> String {
+        if let publicURL = config.publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        return "http://\(request.head.authority ?? "127.0.0.1")\(config.mountPath)"
+    }
+
     /// The URL a file is served at: `publicServerURL` (else the request's host) and the mount
-    /// path, `/files/<appId>/<name>`.
+    /// path, `/files/<appId>/<name>`; signed under `fileAccess: signed`.
     func fileURL(_ name: String, request: Request) -> String {
-        let base: String
-        if let publicURL = config.publicURL {
-            base = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
-        } else {
-            base = "http://\(request.head.authority ?? "127.0.0.1")\(config.mountPath)"
-        }
+        if let signed = signedFileURLs(request) { return signed.url(name) }
+        let base = apiBase(request)
         let segment = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
         let encoded = name.addingPercentEncoding(withAllowedCharacters: segment) ?? name
         return "\(base)/files/\(config.appId.addingPercentEncoding(withAllowedCharacters: segment) ?? "")/\(encoded)"

@@ -121,7 +121,7 @@ extension ParseRoutes {
         // never JSON; downloads need no key, as in Parse (names are unguessable).
         Route(.post, "/files", .client, body: .none) { _, _ in throw ParseError(.invalidFileName, "Filename not provided.") },
         Route(raw: .post, "/files/:filename", .client, body: .stream) { try await $0.uploadFile($1, $2) },
-        Route(raw: .get, "/files/:appId/:filename", .open) { try await $0.serveFile($1, $2) },
+        Route(raw: .get, fileDownloadPattern, .open) { try await $0.serveFile($1, $2) },
         Route(raw: .delete, "/files/:filename", .master) { try await $0.deleteFile($1, $2) },
 
         // Pages opened from emailed links (HTML; no application id header, form bodies).
@@ -135,4 +135,7 @@ extension ParseRoutes {
     ]
 
     static let index = RouteIndex(table)
+
+    /// The download route, also answered for `HEAD`.
+    static let fileDownloadPattern = "/files/:appId/:filename"
 }

@@ -1,6 +1,7 @@
 package import Hummingbird
 import HummingbirdCore
 import NIOCore
+import RooftopCrypto
 import RooftopHTTP
 import RooftopIdentity
 import RooftopServices
@@ -29,7 +30,11 @@ package func buildApplication(
         store: dependencies.fileStore, config: dependencies.files, clock: { clock.now() },
         isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },
         userFileNames: { userId in try await accounts.fileNames(ofUser: userId) },
-        referencedNames: { try await FileReferences.referenced(in: store) })
+        referencedNames: { try await FileReferences.referenced(in: store) },
+        signing: dependencies.files.access == .signed
+            ? FileURLSigning(
+                key: FileURLKey(secret: dependencies.files.fileKey ?? dependencies.http.masterKey),
+                lifetime: Int64(dependencies.files.signedURLLifetime), clock: { clock.now() }) : nil)
     var http = dependencies.http
     http.maxUploadSize = dependencies.files.maxUploadSize
     let globalConfig = GlobalConfig(objects: objects)

@@ -48,6 +48,31 @@ extension ServerConfiguration {
             "when a user is deleted, also delete the files its own object referred to that no other object refers to (finding "
                 + "out reads every object: for small and medium apps; `rooftop files unreferenced` does the same in bulk). Rooftop's own "
                 + "option"),
+        ConfigKey(
+            "fileAccess", .string,
+            "who may download a file: `public` (anyone with its URL, as Parse) or `signed` (file URLs in answers carry "
+                + "`expires` and an HMAC `signature`, and a download without a valid, unexpired one is 403; the master key needs "
+                + "none). Rooftop's own option — see [files.md](files.md)",
+            defaultNote: "`public`",
+            apply: { configuration, value in
+                let text = try value.string()
+                guard let access = FileAccess(rawValue: text) else { throw value.error("must be public or signed") }
+                configuration.files.access = access
+            }, show: { .string($0.files.access.rawValue) }),
+        .int(
+            "fileURLLifetime", \.files.signedURLLifetime,
+            "with `fileAccess: signed`: how long a signed file URL works, in seconds (one hour)", valid: { $0 > 0 && $0 <= 31_536_000 },
+            problem: "must be between 1 and 31536000 seconds"),
+        ConfigKey(
+            "fileKey", .string,
+            "with `fileAccess: signed`: the secret file URLs are signed with (through HKDF-SHA-256); every node must share it. "
+                + "Unset: derived from the master key. Changing it invalidates every URL handed out",
+            redaction: .value, defaultNote: "derived from `masterKey`",
+            apply: { configuration, value in
+                let text = try value.string()
+                try value.require(text.utf8.count >= 32, "must be at least 32 characters")
+                configuration.files.fileKey = text
+            }, show: { $0.files.fileKey.map(JSON.string) ?? .null }),
         .string("s3Endpoint", \.s3.endpoint, "with `fileStorage: s3`: the service's URL (`https://s3.eu-west-1.amazonaws.com`, `http://minio:9000`)"),
         .string("s3Bucket", \.s3.bucket, "with `fileStorage: s3`: the bucket (it must exist)"),
         .string("s3Region", \.s3.region, "with `fileStorage: s3`: the region requests are signed for (`auto` for R2)"),

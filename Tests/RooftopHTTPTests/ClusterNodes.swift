@@ -36,7 +36,8 @@ final class ClusterNodes: Sendable {
     static func serve(
         _ store: any DataStore, accounts: AccountsConfiguration = AccountsConfiguration(), cloud: CloudCode = CloudCode(),
         clock: any ServerClock = WallClock(), webhooks: WebhookSettings = WebhookSettings(),
-        configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
+        configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
+        files: ((inout FilesConfiguration) -> Void)? = nil
     ) async throws -> (port: Int, task: Task<Void, any Error>) {
         let (services, http) = testConfiguration(configure)
         var logger = Logger(label: "node")
@@ -47,6 +48,11 @@ final class ClusterNodes: Sendable {
             tokens: SessionTokens(), clock: clock, logger: logger)
         dependencies.cloud = cloud.handlers
         dependencies.webhooks = webhooks
+        if let files, let postgres = store as? PostgresStore {
+            // Files in the shared database, as `fileStorage: database` keeps them.
+            dependencies.fileStore = PostgresFileStore(store: postgres)
+            files(&dependencies.files)
+        }
         let app = buildApplication(dependencies, host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
         var port = 0
@@ -62,13 +68,15 @@ final class ClusterNodes: Sendable {
     static func start(
         count: Int = 2, timeout: Duration = .seconds(10), accounts: AccountsConfiguration = AccountsConfiguration(),
         cloud: CloudCode = CloudCode(), clock: any ServerClock = WallClock(), webhooks: WebhookSettings = WebhookSettings(),
-        configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in }
+        configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
+        files: ((inout FilesConfiguration) -> Void)? = nil
     ) async throws -> ClusterNodes {
         let url = try await TestStores.freshPostgresDatabase()
         var nodes: [Node] = []
         for _ in 0..<count {
             let (store, storeTask) = try await TestStores.postgres(url: url, timeout: timeout)
-            let (port, appTask) = try await serve(store, accounts: accounts, cloud: cloud, clock: clock, webhooks: webhooks, configure: configure)
+            let (port, appTask) = try await serve(
+                store, accounts: accounts, cloud: cloud, clock: clock, webhooks: webhooks, configure: configure, files: files)
             nodes.append(Node(port: port, store: store, tasks: [appTask, storeTask]))
         }
         // Both listeners up, so no invalidation is sent before someone hears it.

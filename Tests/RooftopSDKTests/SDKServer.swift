@@ -43,7 +43,7 @@ final class SDKServer: Sendable {
 
     static func start(
         accounts: AccountsConfiguration = AccountsConfiguration(), configure: (inout ServicesConfiguration) -> Void = { _ in },
-        auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode()
+        auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), files: (inout FilesConfiguration) -> Void = { _ in }
     ) async throws -> SDKServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-sdk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -65,6 +65,7 @@ final class SDKServer: Sendable {
         dependencies.auth = auth
         dependencies.cloud = cloud.handlers
         dependencies.fileStore = opened.files
+        files(&dependencies.files)
         let app = buildApplication(dependencies, host: "127.0.0.1", port: port) { port in continuation.yield(port) }
         let task = Task {
             do {
@@ -125,9 +126,10 @@ var parseDefaults: AccountsConfiguration {
 /// Runs `body` with the SDK initialized against a fresh server and a fresh storage directory.
 func withSDK(
     accounts: AccountsConfiguration = parseDefaults, configure: (inout ServicesConfiguration) -> Void = { _ in },
-    auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), _ body: (SDKServer, URL) async throws -> Void
+    auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), files: (inout FilesConfiguration) -> Void = { _ in },
+    _ body: (SDKServer, URL) async throws -> Void
 ) async throws {
-    let server = try await SDKServer.start(accounts: accounts, configure: configure, auth: auth, cloud: cloud)
+    let server = try await SDKServer.start(accounts: accounts, configure: configure, auth: auth, cloud: cloud, files: files)
     let storage = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-sdk-storage-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: storage) }
     Rooftop.initialize(with: sdkConfiguration(server, storage: storage))

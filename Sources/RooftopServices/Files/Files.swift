@@ -14,14 +14,17 @@ package struct Files: Sendable {
     let userFileNames: @Sendable (String) async throws -> Set<String>
     /// Every file some object refers to (for `deleteUserFiles`).
     let referencedNames: @Sendable () async throws -> Set<String>
+    /// With `fileAccess: signed`, how URLs are signed and checked; `nil`: files are public.
+    package let signing: FileURLSigning?
 
     /// The use cases over `store` with `config`.
     package init(
         store: (any FileStore)?, config: FilesConfiguration, clock: @escaping @Sendable () -> ParseDate,
         isAnonymousUser: @escaping @Sendable (String) async throws -> Bool = { _ in false },
         userFileNames: @escaping @Sendable (String) async throws -> Set<String> = { _ in [] },
-        referencedNames: @escaping @Sendable () async throws -> Set<String> = { [] }
+        referencedNames: @escaping @Sendable () async throws -> Set<String> = { [] }, signing: FileURLSigning? = nil
     ) {
+        self.signing = signing
         self.store = store
         self.config = config
         self.clock = clock

@@ -23,6 +23,24 @@ package struct FilesConfiguration: Sendable {
     /// refers to (Rooftop's own option; finding out reads every object).
     package var deleteUserFiles = false
 
+    /// Who may download a file: everyone with its URL (`public`, as Parse), or only holders of a
+    /// signed URL that has not expired (`signed`; the master key needs none).
+    package var access: FileAccess = .public
+    /// How long a signed URL works, in seconds (`fileURLLifetime`).
+    package var signedURLLifetime = 3600
+    /// The secret signed URLs are keyed from (`fileKey`); `nil`: the master key. Every node
+    /// must share it.
+    package var fileKey: String?
+
     /// The defaults.
     package init() {}
+}
+
+/// `fileAccess`: whether a file's URL is the capability to read it for ever (Parse) or a signed
+/// one that expires.
+package enum FileAccess: String, Sendable, CaseIterable {
+    /// Anyone with the URL, as Parse.
+    case `public`
+    /// Signed URLs that expire, rendered only into answers the caller may read.
+    case signed
 }

@@ -1,0 +1,98 @@
+package import RooftopCore
+
+/// The keyed MAC file URLs are signed with (HMAC-SHA-256 in RooftopCrypto, the one target that
+/// sees a cryptographic library).
+package protocol FileURLMAC: Sendable {
+    /// The MAC of `message`.
+    func mac(_ message: [UInt8]) -> [UInt8]
+    /// Whether `mac` is `message`'s, compared in constant time.
+    func isValid(_ mac: [UInt8], for message: [UInt8]) -> Bool
+}
+
+/// Signed, expiring file URLs (`fileAccess: signed`): `?expires=<unix seconds>&signature=<hex
+/// HMAC-SHA-256 of the name and the expiry>`.
+///
+/// The server signs every file URL it renders into an answer, and an answer only holds objects
+/// the caller may read, so a signed URL goes only to callers who can read an object that refers
+/// to the file. Every node derives the same key from the same secret, so any node accepts
+/// another's URLs.
+package struct FileURLSigning: Sendable {
+    let key: any FileURLMAC
+    /// How long a signed URL works, in seconds.
+    package let lifetime: Int64
+    let clock: @Sendable () -> ParseDate
+
+    /// Signing with `key`, URLs valid for `lifetime` seconds from `clock`'s now.
+    package init(key: any FileURLMAC, lifetime: Int64, clock: @escaping @Sendable () -> ParseDate) {
+        self.key = key
+        self.lifetime = lifetime
+        self.clock = clock
+    }
+
+    /// The query string that signs `name`'s URL until now + `lifetime`: `expires=…&signature=…`.
+    package func query(for name: String) -> String {
+        let expires = clock().millisecondsSince1970 / 1000 + lifetime
+        return "expires=\(expires)&signature=\(Self.hex(key.mac(Self.message(name, expires))))"
+    }
+
+    /// Whether `query` (a URL's raw query string) signs `name` and has not expired. Strict: the
+    /// two parameters exactly once each, the expiry in decimal digits, the signature in 64
+    /// lowercase hexadecimal digits — any other spelling (leading zeros, upper case,
+    /// percent-encoded, base64) is refused rather than normalized.
+    package func isValid(query: String?, for name: String) -> Bool {
+        guard let query, let (expires, signature) = Self.parameters(query) else { return false }
+        guard expires > clock().millisecondsSince1970 / 1000, let mac = Self.bytes(hex: signature) else { return false }
+        return key.isValid(mac, for: Self.message(name, expires))
+    }
+
+    /// `expires` and `signature` from a raw query string; `nil` when either is missing,
+    /// repeated or malformed.
+    static func parameters(_ query: String) -> (Int64, String)? {
+        var expires: Int64?
+        var signature: String?
+        for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { continue }
+            let value = String(parts[1])
+            switch parts[0] {
+            case "expires":
+                // One spelling per value: digits only, no leading zero.
+                guard expires == nil, !value.isEmpty, value.utf8.count <= 12, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                    !value.hasPrefix("0"),
+                    let seconds = Int64(value)
+                else { return nil }
+                expires = seconds
+            case "signature":
+                guard signature == nil else { return nil }
+                signature = value
+            default: continue
+            }
+        }
+        guard let expires, let signature else { return nil }
+        return (expires, signature)
+    }
+
+    /// What is signed: a label (so the key signs nothing else by accident), the name and the expiry.
+    static func message(_ name: String, _ expires: Int64) -> [UInt8] {
+        Array("rooftop-file-url\n\(name)\n\(expires)".utf8)
+    }
+
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0F)]] }, as: UTF8.self)
+    }
+
+    /// The bytes of exactly 64 lowercase hexadecimal digits; `nil` for anything else.
+    static func bytes(hex text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let high = hexDigits.firstIndex(of: digits[index]), let low = hexDigits.firstIndex(of: digits[index + 1]) else { return nil }
+            bytes.append(UInt8(high << 4 | low))
+        }
+        return bytes
+    }
+}
