@@ -63,7 +63,8 @@ enum HostedPageTemplates {
                 title: "Sign-in failed",
                 message: "The sign-in to {{appName}} could not be completed (error {{code}}). Go back to the app and try again."),
             .requestReset: Text(
-                title: "Reset your password", message: "Enter the email address of your {{appName}} account and we will send you a link to choose a new password.",
+                title: "Reset your password",
+                message: "Enter the email address of your {{appName}} account and we will send you a link to choose a new password.",
                 button: "Send the link", field: "Email address"),
             .resetRequested: Text(
                 title: "Check your inbox", message: "If an account uses that address, a link to choose a new password is on its way to it."),

@@ -13,8 +13,11 @@ enum SecurityTemplates {
                 what: "the password of your {{appName}} account was changed."),
             .emailChanged: notice(
                 en: "The email of your {{appName}} account was changed", title: "Your email address was changed",
-                what: "the email address of your {{appName}} account was changed from this address to {{newEmail}}. This address no longer receives its mail.",
-                act: "If you did not make this change, someone else may control your account. For 24 hours this address can still ask for a password reset link here; the reset signs every device out, then sign in and put your address back."),
+                what:
+                    "the email address of your {{appName}} account was changed from this address to {{newEmail}}. This address no longer receives its mail.",
+                act:
+                    "If you did not make this change, someone else may control your account. For 24 hours this address can still ask for a password reset link here; the reset signs every device out, then sign in and put your address back."
+            ),
             .emailAdded: Template(
                 subject: "This address is now used by a {{appName}} account",
                 text: """
@@ -30,7 +33,9 @@ enum SecurityTemplates {
                     lang: "en", title: "Your address was added to an account",
                     body: "<p>Hello,</p><p>This address was set as the email of a {{appName}} account on {{time}}.</p>",
                     button: "Reset the password",
-                    footer: "If you did not do this, you can ignore this message: without access to this mailbox nobody can reset a password through it.")),
+                    footer:
+                        "If you did not do this, you can ignore this message: without access to this mailbox nobody can reset a password through it.")
+            ),
             .newDevice: notice(
                 en: "New sign-in to your {{appName}} account", title: "New sign-in",
                 what: "your {{appName}} account was signed in from a device it had not been used on before."),
@@ -48,7 +53,9 @@ enum SecurityTemplates {
             .emailChanged: notice(
                 ja: "{{appName}} アカウントのメールアドレスが変更されました", title: "メールアドレスが変更されました",
                 what: "{{appName}} アカウントのメールアドレスが、このアドレスから {{newEmail}} に変更されました。今後このアドレスにはお知らせが届きません。",
-                act: "お心当たりのない場合は、第三者がアカウントを操作している可能性があります。24時間以内であれば、このアドレスからこちらでパスワードの再設定を申し込めます。再設定するとすべての端末がサインアウトされます。その後サインインして、メールアドレスを元に戻してください。"),
+                act:
+                    "お心当たりのない場合は、第三者がアカウントを操作している可能性があります。24時間以内であれば、このアドレスからこちらでパスワードの再設定を申し込めます。再設定するとすべての端末がサインアウトされます。その後サインインして、メールアドレスを元に戻してください。"
+            ),
             .emailAdded: Template(
                 subject: "このアドレスが {{appName}} アカウントに登録されました",
                 text: """

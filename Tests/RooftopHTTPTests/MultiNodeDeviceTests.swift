@@ -8,6 +8,7 @@ import Testing
 extension MultiNodeTests {
     static let phone = "3f2504e0-4f89-11d3-9a0c-0305e82c3301"
     static let laptop = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+    static let tablet = "b3d1e0a4-5f2c-4e8b-9a7d-2c6f1e9b8a70"
 
     /// Saves `device`'s installation on node `index`, then logs ana in from it there.
     func logIn(_ cluster: ClusterNodes, node index: Int, from device: String, name: String) async throws -> String {
@@ -52,7 +53,7 @@ extension MultiNodeTests {
             #expect(try await devices(cluster, node: 1, phone) == ["Ana's iPhone": true])
 
             // One session revoked on node 1 is refused on node 0.
-            let tablet = try await logIn(cluster, node: 0, from: Self.laptop, name: "Ana's MacBook")
+            let tablet = try await logIn(cluster, node: 0, from: Self.tablet, name: "Ana's iPad")
             #expect(try await cluster.call(0, "GET", "/users/me", token: tablet).0 == 200)  // cached on node 0
             let (_, mine) = try await cluster.call(1, "GET", "/sessions/me", token: tablet)
             let id = try #require(mine["objectId"]?.stringValue)

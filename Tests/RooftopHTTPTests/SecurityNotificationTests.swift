@@ -32,7 +32,8 @@ import Testing
     ) async throws -> (id: String, token: String) {
         let localeField = locale.map { #","locale":"\#($0)""# } ?? ""
         let reply = try await call(
-            client, .post, "/parse/users", body: #"{"username":"\#(name)","password":"old password 1","email":"\#(name)@example.com"\#(localeField)}"#,
+            client, .post, "/parse/users",
+            body: #"{"username":"\#(name)","password":"old password 1","email":"\#(name)@example.com"\#(localeField)}"#,
             headers: device.map { ["X-Parse-Installation-Id": $0] } ?? [:])
         try #require(reply.status == 201, "\(reply.json)")
         return (try #require(reply.json["objectId"]?.stringValue), try #require(reply.json["sessionToken"]?.stringValue))
@@ -44,7 +45,8 @@ import Testing
         let saved = try await call(client, .post, "/parse/installations", body: installation, headers: ["X-Parse-Installation-Id": device])
         #expect(saved.status == 201 || saved.status == 200)
         let login = try await call(
-            client, .post, "/parse/login", body: #"{"username":"\#(name)","password":"old password 1"}"#, headers: ["X-Parse-Installation-Id": device])
+            client, .post, "/parse/login", body: #"{"username":"\#(name)","password":"old password 1"}"#, headers: ["X-Parse-Installation-Id": device]
+        )
         return try #require(login.json["sessionToken"]?.stringValue, "\(login.json)")
     }
 
@@ -57,7 +59,9 @@ import Testing
     }
 
     static func kind(_ message: String) -> String? {
-        message.split(separator: "\n").first { $0.hasPrefix("X-Rooftop-Kind: ") }.map { String($0.dropFirst(16)).trimmingCharacters(in: .whitespaces) }
+        message.split(separator: "\n").first { $0.hasPrefix("X-Rooftop-Kind: ") }.map {
+            String($0.dropFirst(16)).trimmingCharacters(in: .whitespaces)
+        }
     }
 
     static func recipient(_ message: String) -> String? {
@@ -69,7 +73,8 @@ import Testing
         let (mail, accounts) = noticeSetup(server)
         try await withServer(accounts: accounts, mail: mail) { client in
             let ana = try await signUp(client, "ana", locale: "ja")
-            let changed = try await call(client, .put, "/parse/users/\(ana.id)", body: #"{"password":"new password 22"}"#, headers: session(ana.token))
+            let changed = try await call(
+                client, .put, "/parse/users/\(ana.id)", body: #"{"password":"new password 22"}"#, headers: session(ana.token))
             let newToken = try #require(changed.json["sessionToken"]?.stringValue)
             var messages = try await received(server, 1, mail)
             #expect(messages.count == 1)  // the sign-up itself is no news
@@ -209,7 +214,8 @@ import Testing
         try await withServer(accounts: accounts, mail: mail, clock: TestClock(), auth: idp.settings()) { client in
             let ana = try await signUp(client, "ana", locale: "ja-JP")
             let github = try await ProviderSignInTests.authData(idp, "github", "5001")
-            #expect(try await call(client, .put, "/parse/users/\(ana.id)", body: #"{"authData":\#(github)}"#, headers: session(ana.token)).status == 200)
+            #expect(
+                try await call(client, .put, "/parse/users/\(ana.id)", body: #"{"authData":\#(github)}"#, headers: session(ana.token)).status == 200)
             var messages = try await received(server, 1, mail)
             #expect(Self.kind(messages[0]) == "provider_linked" && messages[0].contains("github") && messages[0].contains("サインイン方法"))
             // Sending the linked provider's data again is no news; unlinking is.
@@ -249,7 +255,10 @@ import Testing
             let form = try await page(client, .get, path, language: "ja")
             #expect(form.status == 200 && form.html.contains("type=\"email\"") && form.html.contains("パスワードの再設定"))
             let known = try await page(client, .post, path, form: "email=ana%40example.com")
-            for hostile in ["email=nobody%40example.com", "email=ana%40example.com%00", "email[$ne]=x&email=%7B%22%24ne%22%3A1%7D", "email=" + String(repeating: "a", count: 5000)] {
+            for hostile in [
+                "email=nobody%40example.com", "email=ana%40example.com%00", "email[$ne]=x&email=%7B%22%24ne%22%3A1%7D",
+                "email=" + String(repeating: "a", count: 5000),
+            ] {
                 let other = try await page(client, .post, path, form: hostile)
                 #expect(other.status == known.status && other.html == known.html)
             }
