@@ -53,7 +53,8 @@ import Testing
     /// The `n` first messages, readable (headers and decoded bodies), once they arrived and the
     /// queue is drained.
     func received(_ server: SMTPTestServer, _ n: Int, _ mail: AccountMail) async throws -> [String] {
-        _ = try await server.waitForMessages(n)
+        let arrived = try await server.waitForMessages(n)
+        try #require(arrived.count >= n, "expected \(n) messages, got \(arrived.count)")
         await mail.queue.drain()
         return server.messages().map(FileOutbox.readable)
     }
