@@ -11,6 +11,9 @@ struct HostedPage {
         case emailVerified, verificationLinkInvalid, verificationLinkExpired, verificationLinkSent, notFound
         case choosePassword, passwordChanged, resetLinkInvalid, tooManyRequests
         case signInFailed
+        /// The form where a person asks for a reset link by email address (linked from the
+        /// security notices: no secret in the link).
+        case requestReset, resetRequested
     }
 
     var kind: Kind
@@ -46,7 +49,12 @@ struct HostedPage {
             for (name, value) in form.fields.sorted(by: { $0.key < $1.key }) {
                 content += "<input type=\"hidden\" name=\"\(TextTemplate.escapeHTML(name))\" value=\"\(TextTemplate.escapeHTML(value))\">"
             }
-            if let field = text.field { content += passwordField(label: field) }
+            if let field = text.field, kind == .requestReset {
+                content += "<label for=\"email\">\(TextTemplate.escapeHTML(field))</label>"
+                content += "<input type=\"email\" id=\"email\" name=\"email\" autocomplete=\"email\" maxlength=\"254\" required>"
+            } else if let field = text.field {
+                content += passwordField(label: field)
+            }
             content += "<button type=\"submit\">\(TextTemplate.escapeHTML(button))</button></form>"
         }
         if reveal != nil { content += "<script src=\"\(TextTemplate.escapeHTML(Self.asset("rooftop.js", besides: stylesheet)))\" defer></script>" }

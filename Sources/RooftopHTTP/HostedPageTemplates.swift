@@ -70,6 +70,12 @@ enum HostedPageTemplates {
             .signInFailed: Text(
                 title: "Sign-in failed",
                 message: "The sign-in to {{appName}} could not be completed (error {{code}}). Go back to the app and try again."),
+            .requestReset: Text(
+                title: "Reset your password",
+                message: "Enter the email address of your {{appName}} account and we will send you a link to choose a new password.",
+                button: "Send the link", field: "Email address"),
+            .resetRequested: Text(
+                title: "Check your inbox", message: "If an account uses that address, a link to choose a new password is on its way to it."),
         ],
         "ja": [
             .emailVerified: Text(title: "確認が完了しました", message: "{{username}} 様、{{appName}} のメールアドレスの確認が完了しました。"),
@@ -82,6 +88,10 @@ enum HostedPageTemplates {
             .passwordChanged: Text(title: "パスワードを変更しました", message: "パスワードが変更されました。新しいパスワードでログインできます。"),
             .resetLinkInvalid: Text(title: "無効なリンクです", message: "このパスワード再設定リンクは無効です。有効期限が切れたか、すでに使用されています。アプリから再度お申し込みください。"),
             .signInFailed: Text(title: "サインインできませんでした", message: "{{appName}} へのサインインを完了できませんでした（エラー {{code}}）。アプリに戻って、もう一度お試しください。"),
+            .requestReset: Text(
+                title: "パスワードの再設定", message: "{{appName}} アカウントのメールアドレスを入力してください。新しいパスワードを設定するためのリンクをお送りします。",
+                button: "リンクを送信する", field: "メールアドレス"),
+            .resetRequested: Text(title: "メールをご確認ください", message: "そのアドレスを使うアカウントがあれば、新しいパスワードを設定するためのリンクをお送りしました。"),
         ],
     ]
 
@@ -137,7 +147,7 @@ enum HostedPageTemplates {
         p { margin: 0 0 16px; }
         form { margin: 20px 0 0; }
         label { display: block; font-size: 14px; font-weight: 600; margin: 0 0 6px; }
-        input[type=password] { width: 100%; font: inherit; padding: 10px 12px; border: 1px solid var(--muted); border-radius: 8px;
+        input[type=password], input[type=email] { width: 100%; font: inherit; padding: 10px 12px; border: 1px solid var(--muted); border-radius: 8px;
           background: transparent; color: inherit; }
         .error { color: var(--error); font-size: 14px; margin: 6px 0 0; }
         .hint { color: var(--muted); font-size: 14px; margin: 6px 0 0; }

@@ -121,6 +121,25 @@ struct HostedPages: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: HostedPageTemplates.script)))
     }
 
+    /// The form the security notices link to: a person asks for a reset link by address.
+    func forgotPasswordForm(_ page: PageRequest) async throws -> Response {
+        guard isOurs(page) else { return notFound(page) }
+        var form = self.page(.requestReset, page)
+        form.form = ("forgot_password", [:])
+        return form.response(templates, stylesheet: stylesheet(page.segments))
+    }
+
+    /// The same "check your inbox" page whatever the address (known, unknown, malformed): the
+    /// lookup and the mail run after the answer, through `/requestPasswordReset`'s use case.
+    func forgotPassword(_ page: PageRequest) async throws -> Response {
+        guard isOurs(page) else { return notFound(page) }
+        let email = page.form["email"] ?? ""
+        guard !email.isEmpty else { return try await forgotPasswordForm(page) }
+        let acceptLanguage = page.request.headers[.acceptLanguage]
+        _ = try? await accounts.requestPasswordReset(body: ["email": .string(email)], acceptLanguage: acceptLanguage, alwaysInBackground: true)
+        return self.page(.resetRequested, page).response(templates, stylesheet: stylesheet(page.segments))
+    }
+
     /// The hosted page of a failed browser sign-in, in the visitor's language.
     func signInFailed(_ page: PageRequest, _ error: ParseError, status: HTTPResponse.Status = .badRequest) -> Response {
         var result = self.page(.signInFailed, page, status: status)

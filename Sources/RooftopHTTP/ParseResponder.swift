@@ -203,11 +203,20 @@ package struct ParseResponder: HTTPResponder {
             return try await Self.refusingAsPage(pages, page, check) ?? pages.notFound(page)
         }
         page.pathParameters = routed.pathParameters
-        if let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(routed, against: route) }) { return refused }
+        // A form that names an account (the reset request) is counted once its (bounded) body
+        // is read, so the per-account limits of the API route it stands for apply to it too.
+        if route.account == nil, let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(routed, against: route) }) {
+            return refused
+        }
         if case .form(let limit) = route.body {
             try Self.refuseDeclaredLength(request, limit: limit)
             await expectation.send()
             page.form = HostedPages.form(String(buffer: try await request.body.collect(upTo: limit)))
+        }
+        if route.account != nil {
+            var named = routed
+            named.body = page.form.mapValues(JSON.string)
+            if let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(named, against: route) }) { return refused }
         }
         return try await handler(pages, page)
     }

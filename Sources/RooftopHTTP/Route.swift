@@ -117,10 +117,10 @@ struct Route: Sendable {
     }
 
     init(
-        page method: RouteMethod, _ pattern: String, body: RouteBody = .none, limitAs limitPath: String? = nil,
+        page method: RouteMethod, _ pattern: String, body: RouteBody = .none, limitAs limitPath: String? = nil, account: RouteAccount? = nil,
         _ handler: @escaping @Sendable (HostedPages, PageRequest) async throws -> Response
     ) {
-        self.init(method, pattern, .open, body, limitPath, nil, nil, nil, .page(handler))
+        self.init(method, pattern, .open, body, limitPath, account, nil, nil, .page(handler))
     }
 
     private init(

@@ -132,6 +132,10 @@ extension ParseRoutes {
         Route(page: .post, "/apps/:appId/resend_verification_email", body: .form(16_384)) { try await $0.resendVerification($1) },
         Route(page: .get, "/apps/:appId/request_password_reset") { try await $0.resetForm($1) },
         Route(page: .post, "/apps/:appId/request_password_reset", body: .form(16_384)) { try await $0.resetPassword($1) },
+        Route(page: .get, "/apps/:appId/forgot_password") { try await $0.forgotPasswordForm($1) },
+        Route(page: .post, "/apps/:appId/forgot_password", body: .form(16_384), limitAs: "/requestPasswordReset", account: .email) {
+            try await $0.forgotPassword($1)
+        },
     ]
 
     static let index = RouteIndex(table)

@@ -1,7 +1,9 @@
 /// The shipped English and Japanese messages. Placeholders: `appName`, `link`, `username`,
-/// `email`, `expires` (a duration in words).
+/// `email`, `expires` (a duration in words); the security notices' are in `SecurityTemplates`.
 enum BuiltInTemplates {
-    static let all: [String: [MailTemplates.Kind: MailTemplates.Template]] = [
+    static let all = accountLinks.merging(SecurityTemplates.all) { links, notices in links.merging(notices) { $1 } }
+
+    static let accountLinks: [String: [MailTemplates.Kind: MailTemplates.Template]] = [
         "en": [
             .verifyEmail: .init(
                 subject: "Confirm your email for {{appName}}",

@@ -15,6 +15,18 @@ package struct MailTemplates: Sendable {
         case verifyEmail = "verify_email"
         /// The link to choose a new password.
         case passwordReset = "password_reset"
+        /// Security notice: the password was changed.
+        case passwordChanged = "password_changed"
+        /// Security notice to the previous address: the account's email was changed.
+        case emailChanged = "email_changed"
+        /// Security notice to the new address: it became an account's email.
+        case emailAdded = "email_added"
+        /// Security notice: a device this account never signed in from did.
+        case newDevice = "new_device"
+        /// Security notice: a sign-in method (an `authData` provider) was linked.
+        case providerLinked = "provider_linked"
+        /// Security notice: a sign-in method was unlinked.
+        case providerUnlinked = "provider_unlinked"
     }
 
     /// One template.

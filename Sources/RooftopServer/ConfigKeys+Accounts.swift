@@ -91,6 +91,13 @@ extension ServerConfiguration {
             "emailVerifySuccessOnInvalidEmail", \.accounts.emailVerifySuccessOnInvalidEmail,
             "`/verificationEmailRequest` answers `{}` for unknown and verified addresses too"),
         ConfigKey(
+            "securityNotifications", .object,
+            "mail to the user when the password or email changes (both addresses), a device new to the account signs in, or a "
+                + "sign-in method is linked or unlinked: `{\"passwordChanged\":true,\"emailChanged\":true,\"newDevice\":true,"
+                + "\"providerLinked\":true,\"providerUnlinked\":true,\"maxPerUserPerHour\":10}`, or `false` for none; sent only when "
+                + "mail is configured; see [email.md](email.md#security-notices)",
+            apply: { configuration, value in try configuration.applySecurityNotifications(value) }, show: { $0.securityNotificationsJSON }),
+        ConfigKey(
             "mail", .object,
             "how mail leaves: `transport` (`outbox`: files in `<dataDir>/outbox`; `smtp`), `from`, `host`, `port` (587, or 465 with "
                 + "`tls`), `security` (`starttls`, `tls`, `none`), `username`, `password` (hidden by `config print`), `timeout` (seconds), "

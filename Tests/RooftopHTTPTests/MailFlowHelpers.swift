@@ -16,7 +16,8 @@ let publicURL = "https://public.example/parse"
 /// the test reads the link and opens the hosted page.
 extension LiveServerTest {
 
-    /// The mail settings pointing at `server`, and (unless `verify` is false) verification on.
+    /// The mail settings pointing at `server`, and (unless `verify` is false) verification on;
+    /// security notices off, so that the links these flows mail are the only messages.
     func mailSetup(_ server: SMTPTestServer, validity: Int? = 86_400, verify: Bool = true) -> (AccountMail, AccountsConfiguration) {
         var logger = Logger(label: "mail")
         logger.logLevel = .critical
@@ -27,6 +28,7 @@ extension LiveServerTest {
         var accounts = AccountsConfiguration()
         accounts.verifyUserEmails = verify
         accounts.emailVerifyTokenValidityDuration = validity
+        accounts.securityNotifications = .off
         return (mail, accounts)
     }
 

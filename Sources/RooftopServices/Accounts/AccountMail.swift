@@ -43,9 +43,17 @@ package struct AccountMail: Sendable {
         return "\(publicServerURL)/apps/\(id)/\(page)?token=\(token.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
     }
 
-    /// Queues a message of `kind` to `user`'s email, in the user's language.
-    func send(_ kind: MailTemplates.Kind, to user: StoredObject, link: String, expiresIn: Int?, acceptLanguage: String?) async {
-        guard let email = user.fields["email"]?.stringValue else { return }
+    /// `<publicServerURL>/apps/<appId>/<page>`: a hosted page that needs no token.
+    package func page(_ page: String) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        return "\(publicServerURL)/apps/\(appId.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")/\(page)"
+    }
+
+    /// Queues a message of `kind` to `user`'s email (or `address`), in the user's language.
+    func send(
+        _ kind: MailTemplates.Kind, to user: StoredObject, address: String? = nil, link: String, expiresIn: Int?, acceptLanguage: String?
+    ) async {
+        guard let email = address ?? user.fields["email"]?.stringValue else { return }
         let language = locale.choose(userLocale: user.fields["locale"]?.stringValue, acceptLanguage: acceptLanguage)
         let values = [
             "appName": appName, "link": link, "email": email, "username": user.fields["username"]?.stringValue ?? "",

@@ -7,47 +7,52 @@ extension Accounts {
     /// answer is `{}` whether or not the address belongs to someone, and it is given before
     /// any per-account work (the lookup, the token write, the mail), which runs afterwards in
     /// `background`: a known address is no slower to answer than an unknown one.
-    package func requestPasswordReset(body: [String: JSON], acceptLanguage: String?) async throws {
+    /// `alwaysInBackground` (the hosted form) answers the same for every address whatever
+    /// `resetPasswordSuccessOnInvalidEmail` says.
+    package func requestPasswordReset(body: [String: JSON], acceptLanguage: String?, alwaysInBackground: Bool = false) async throws {
         guard mail != nil else { throw Self.mailNotConfigured }
         guard let value = body["email"] else { throw ParseError(.emailMissing, "you must provide an email") }
         guard case .string(let email) = value, !email.isEmpty else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
         try AccountInput.refuseNUL(email, .email)
         guard email.utf8.count <= 254 else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
-        if config.resetPasswordSuccessOnInvalidEmail {
+        if config.resetPasswordSuccessOnInvalidEmail || alwaysInBackground {
             // The trigger runs with the rest, after the answer: a refusal sends no mail but
             // cannot show in an answer that must not tell known addresses from unknown ones.
             let caller = CloudCaller.current
             background.start("password reset") {
-                guard let user = try await passwordResetCandidate(email) else { return }
+                guard case let (user, address)? = try await passwordResetCandidate(email) else { return }
                 try await CloudCaller.$current.withValue(caller) { try await loginTrigger(.beforePasswordResetRequest, user) }
-                try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage)
+                try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage, to: address)
             }
             return
         }
         // The operator chose to tell unknown addresses apart: only the lookup is waited for.
-        guard let user = try await passwordResetCandidate(email) else {
+        guard case let (user, address)? = try await passwordResetCandidate(email) else {
             throw ParseError(.objectNotFound, "A user with that email does not exist.")
         }
         try await loginTrigger(.beforePasswordResetRequest, user)
-        background.start("password reset") { try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage) }
+        background.start("password reset") { try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage, to: address) }
     }
 
     /// The user a reset request for `email` names, if it has an email to send to. Parse: the
-    /// email, or a username when the user has no email (the mail then goes nowhere).
-    func passwordResetCandidate(_ email: String) async throws -> StoredObject? {
+    /// email, or a username when the user has no email (the mail then goes nowhere). An address
+    /// an account had until less than a day ago names that account, and the link goes to it
+    /// (`previousOwner`); the address is nil when the link goes to the user's own email.
+    func passwordResetCandidate(_ email: String) async throws -> (StoredObject, String?)? {
         let key = AccountKey.normalize(email)
         let query = QueryNode.or([
             .field(FieldPath(field: .internal(.emailKey)), .equals(.string(key))),
             .field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))),
         ])
         let found = try await find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
+        if found == nil, let previous = try await previousOwner(of: email) { return (previous.user, previous.address) }
         guard let user = found, user.fields["email"] != nil else { return nil }
-        return user
+        return (user, nil)
     }
 
     /// Stores a fresh reset token (a newer link replaces, so kills, any older one) and mails
     /// its link.
-    func issuePasswordReset(for user: StoredObject, acceptLanguage: String?) async throws {
+    func issuePasswordReset(for user: StoredObject, acceptLanguage: String?, to address: String? = nil) async throws {
         guard let mail else { return }
         let token = AccountMail.newLinkToken()
         var write = ObjectWrite()
@@ -62,8 +67,8 @@ extension Accounts {
                 grant: SchemaGrant(createClass: false, addFields: true))
         ])
         await mail.send(
-            .passwordReset, to: user, link: mail.link("request_password_reset", token: token), expiresIn: config.resetTokenValidityDuration,
-            acceptLanguage: acceptLanguage)
+            .passwordReset, to: user, address: address, link: mail.link("request_password_reset", token: token),
+            expiresIn: config.resetTokenValidityDuration, acceptLanguage: acceptLanguage)
     }
 
     /// Waits until the reset and verification requests' work done after their answers is
@@ -125,6 +130,7 @@ extension Accounts {
         }
         await forget(.userSessions(userId: user.objectId))
         await audit.record(.passwordReset, userId: user.objectId)
+        notify(.passwordChanged, userId: user.objectId)
         return .changed
     }
 

@@ -27,6 +27,9 @@ extension Accounts {
         if fields["sessionToken"] != nil { throw ParseError(.operationForbidden, "sessionToken can't be changed this way.") }
         let authData = fields.removeValue(forKey: "authData")
         var write = try ObjectWrite(body: fields, isCreate: false)
+        // Only a change is news: re-saving a linked provider's data sends no notice.
+        var linkedBefore: Set<String> = []
+        if authData != nil { linkedBefore = Set(Self.linkedProviders(try await user(userId))) }
         if let authData {
             try await applyAuthData(
                 authData, to: &write, userId: userId, principal: principal, settingPassword: password != nil, verified: verified)
@@ -75,11 +78,17 @@ extension Accounts {
         if password != nil {
             await forget(.userSessions(userId: userId))
             await audit.record(.passwordChanged, userId: userId, detail: principal.isMaster ? "master key" : nil)
+            notify(.passwordChanged, userId: userId)
         }
-        if email != nil { await audit.record(.emailChanged, userId: userId) }
+        if email != nil {
+            await audit.record(.emailChanged, userId: userId)
+            notify(.emailChanged(old: current?.fields["email"]?.stringValue), userId: userId)
+        }
         if case .object(let entries)? = body["authData"] {
             for (provider, data) in entries.sorted(by: { $0.key < $1.key }) {
                 await audit.record(data == .null ? .providerUnlinked : .providerLinked, userId: userId, detail: provider)
+                if data == .null, linkedBefore.contains(provider) { notify(.providerUnlinked(provider), userId: userId) }
+                if data != .null, !linkedBefore.contains(provider) { notify(.providerLinked(provider), userId: userId) }
             }
         }
         if let verifyToken, let user = try await user(userId) { await sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }

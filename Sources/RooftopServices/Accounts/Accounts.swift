@@ -48,6 +48,8 @@ package struct AccountsConfiguration: Sendable {
     package var authRedirectURIs: [String] = []
     /// Live sessions one user may hold; opening one more ends the oldest (`0` = no cap).
     package var maxSessionsPerUser = 100
+    /// Which security notices are mailed (when mail is configured).
+    package var securityNotifications = SecurityNotificationSettings()
 
     /// After `threshold` failed logins the account refuses logins for `duration` seconds.
     package struct Lockout: Sendable {
@@ -89,6 +91,8 @@ package struct Accounts: Sendable {
     let background: BackgroundWork
     /// When this node last wrote each session's `lastUsedAt`.
     let sessionUse = SessionUse()
+    /// Security notices sent per user this hour, on this node.
+    let noticeBudget = NoticeBudget()
 
     /// Whether account mail (and so the pages its links open) is configured.
     package var sendsMail: Bool { mail != nil }
@@ -230,6 +234,7 @@ package struct Accounts: Sendable {
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
         await audit.record(.signup, userId: user.objectId, detail: identities.first?.provider)
+        if token != nil { notify(.signedUp(installationId: installationId), userId: user.objectId) }
         await afterUserSave(user.objectId, original: nil, principal: principal)
         if let verifyToken { await sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
         if verifyToken != nil && config.preventSignupWithUnverifiedEmail { throw Self.emailNotVerified }
@@ -291,9 +296,9 @@ package struct Accounts: Sendable {
     func openSession(for user: StoredObject, action: String, provider: String, installationId: String?) async throws -> String {
         let token = tokens.newToken()
         let now = objects.clock()
+        let device = await deviceFields(installationId: installationId, at: now)
         let session = try sessionInsert(
-            userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: now,
-            device: await deviceFields(installationId: installationId, at: now))
+            userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: now, device: device)
         // One session per user and installation: logging in again on a device replaces it.
         var replaced: [WriteOperation] = []
         if let installationId {
@@ -304,6 +309,10 @@ package struct Accounts: Sendable {
         _ = try await objects.store.write(replaced + [session])
         if !replaced.isEmpty { await forget(.sessions(ids: replaced.map(\.objectId))) }
         try await trimSessions(of: user.objectId, keeping: session.objectId)
+        // A support session (`/loginAs`) or an upgraded one is no new device of the user's.
+        if provider != "masterkey" && action != "upgrade" {
+            notify(.signedIn(installationId: installationId, device: device), userId: user.objectId)
+        }
         return token
     }
 
