@@ -39,7 +39,9 @@ import Testing
             #expect(opened.html.contains("Thank you, ana."))
             #expect(opened.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
             #expect(opened.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
-            #expect(opened.headers[.contentSecurityPolicy]?.contains("script-src") == false)
+            // Script only from the server's own file, never inline.
+            #expect(opened.headers[.contentSecurityPolicy]?.contains("script-src 'self';") == true)
+            #expect(opened.headers[.contentSecurityPolicy]?.contains("unsafe") == false)
             #expect(opened.headers[.xContentTypeOptions] == "nosniff")
             #expect(opened.headers[.cacheControl] == "no-store")
             #expect(opened.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
