@@ -1,8 +1,11 @@
 package import Hummingbird
 import HummingbirdCore
 import NIOCore
+import RooftopCore
+import RooftopConsole
 import RooftopHTTP
 import RooftopIdentity
+import RooftopMail
 import RooftopServices
 import RooftopStorage
 
@@ -53,12 +56,47 @@ package func buildApplication(
     let idle = dependencies.http.idleTimeout.map { d in
         TimeAmount.milliseconds(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
     }
+    let console = makeConsole(dependencies, accounts: accounts, policy: accountsConfig.passwordPolicy)
     var app = Application(
-        responder: responder, server: .http1(configuration: .init(idleTimeout: idle)),
+        responder: ServerResponder(console: console, parse: responder), server: .http1(configuration: .init(idleTimeout: idle)),
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: dependencies.logger)
     app.addServices(
         Maintenance(accounts: accounts, store: store, clock: clock, interval: dependencies.maintenanceInterval, logger: dependencies.logger), jobs)
     return app
+}
+
+/// The admin console of `dependencies` (nil when turned off).
+func makeConsole(_ dependencies: Dependencies, accounts: Accounts, policy: PasswordPolicy) -> ConsoleResponder? {
+    let settings = dependencies.console
+    guard settings.enabled else { return nil }
+    let clock = dependencies.clock
+    let now: @Sendable () -> ParseDate = { clock.now() }
+    let admins = ConsoleAdmins(
+        store: dependencies.store, hasher: dependencies.passwords, policy: policy, clock: now, lockoutThreshold: settings.lockoutThreshold,
+        lockoutDuration: settings.lockoutDuration)
+    let sessions = ConsoleSessions(
+        store: dependencies.store, tokens: dependencies.tokens, clock: now, idleTimeout: settings.idleTimeout, absoluteTimeout: settings.absoluteTimeout)
+    let rule = RateLimiter.Rule(path: "/console-login", methods: ["POST"], count: settings.loginAttemptsPerMinute, window: 60_000, zone: .ip)
+    let queue = dependencies.mail?.queue
+    let status = ConsoleStatus(
+        database: dependencies.databaseKind, mailQueue: { await queue?.currentCounters().pending }, startedAt: clock.now())
+    return ConsoleResponder(
+        config: settings, admins: admins, sessions: sessions, accounts: accounts,
+        limiter: RateLimiter(rules: [rule], store: dependencies.store, clock: now), trustedProxies: dependencies.http.trustedProxies,
+        publicURL: dependencies.http.publicURL, status: status, clock: now)
+}
+
+/// The server's one responder: the console's paths go to the console, everything else to the
+/// Parse API.
+struct ServerResponder: HTTPResponder {
+    typealias Context = ParseRequestContext
+    let console: ConsoleResponder?
+    let parse: ParseResponder
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        if let console, console.handles(request.uri.path) { return await console.respond(to: request, remoteIP: context.remoteIP) }
+        return try await parse.respond(to: request, context: context)
+    }
 }
