@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import RooftopServices
@@ -45,7 +46,7 @@ extension ConsoleResponder {
             case .codeRejected: (reason, message) = ("wrong or reused code", "invalidLogin")
             }
             // The name as typed, bounded: it may be anything.
-            let typed = String(name.prefix(64))
+            let typed = String(name.prefix(64)).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
             await accounts.audit.record(.adminLoginFailed, userId: nil, reason: reason, detail: typed)
             if failure == .lockedNow { await accounts.audit.record(.adminLockout, userId: nil, detail: typed) }
             return loginPage(&visit, error: visit.word(message), status: failure == .codeNeeded ? .ok : .unauthorized)

@@ -72,6 +72,8 @@ package struct ConsoleResponder: Sendable {
                 response = try await ClientInfo.$current.withValue(ClientInfo(ip: ip, userAgent: request.headers[.userAgent])) {
                     try await route(&visit, ip: ip)
                 }
+            } catch let error as HTTPError {
+                response = visit.message(error.status, "notFound", status: error.status)
             } catch {
                 response = visit.message(.internalServerError, "notFound", status: .internalServerError, heading: "Error")
             }
