@@ -146,7 +146,8 @@ package struct ConsoleAdmins: Sendable {
         }
         ticket.failed += 1
         if ticket.failed >= lockoutThreshold { ticket.lockedUntil = nowMs + Int64(lockoutDuration) * 1000 }
-        guard try await store.replaceConsoleRecord(kind: Self.kind, key: name, expected: record.value, value: try Self.encode(ticket), expiresAt: .max)
+        guard
+            try await store.replaceConsoleRecord(kind: Self.kind, key: name, expected: record.value, value: try Self.encode(ticket), expiresAt: .max)
         else { return .failure(.invalid) }
         let counted = try Self.encode(ticket)
         guard await hasher.verify(password, hash: admin.hash) else {
@@ -175,7 +176,9 @@ package struct ConsoleAdmins: Sendable {
             guard let record = try await store.consoleRecord(kind: Self.kind, key: name) else { throw Refusal(description: "no admin named \(name)") }
             var admin = try Self.decode(record.value)
             change(&admin)
-            if try await store.replaceConsoleRecord(kind: Self.kind, key: name, expected: record.value, value: try Self.encode(admin), expiresAt: .max) {
+            if try await store.replaceConsoleRecord(
+                kind: Self.kind, key: name, expected: record.value, value: try Self.encode(admin), expiresAt: .max)
+            {
                 return
             }
         }

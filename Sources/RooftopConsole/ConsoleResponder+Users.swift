@@ -47,7 +47,8 @@ extension ConsoleResponder {
             values["lockState"] = failed > 0 ? "\(visit.word("notLocked")) (\(visit.word("failedAttempts")): \(failed))" : visit.word("notLocked")
             values["lockKind"] = "good"
         }
-        let fields = user.json.filter { !Self.shownApart.contains($0.key) }.sorted { $0.key < $1.key }.prefix(100).map { key, value -> [String: Any] in
+        let fields = user.json.filter { !Self.shownApart.contains($0.key) }.sorted { $0.key < $1.key }.prefix(100).map {
+            key, value -> [String: Any] in
             ["name": key, "value": String(JSONWriter.string(value, sortedKeys: true).prefix(500))]
         }
         values["fields"] = Array(fields)
@@ -127,7 +128,9 @@ extension ConsoleResponder {
     }
 
     /// Fields the profile shows in their own rows (or never: `authData`'s secrets).
-    static let shownApart: Set<String> = ["objectId", "username", "email", "emailVerified", "createdAt", "updatedAt", "authData", "ACL", "sessionToken"]
+    static let shownApart: Set<String> = [
+        "objectId", "username", "email", "emailVerified", "createdAt", "updatedAt", "authData", "ACL", "sessionToken",
+    ]
 
     /// A time as the console shows it: UTC, to the second.
     static func time(_ date: ParseDate) -> String {

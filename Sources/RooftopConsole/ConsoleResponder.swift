@@ -54,6 +54,20 @@ package struct ConsoleResponder: Sendable {
         self.clock = clock
     }
 
+    /// Templates that failed to compile: empty unless a template edit broke one.
+    package static var brokenTemplates: [String] { ConsoleTemplates.broken }
+
+    /// The message page in `language` with `text` as its heading: for the template tests.
+    package static func renderMessage(heading: String, language: String) -> String {
+        ConsoleTemplates.render(
+            "message", ["heading": heading, "text": ConsoleText.words(language)["notFound"] ?? "", "t": ConsoleText.words(language)])
+    }
+
+    /// Whether both languages have every word.
+    package static var missingWords: [String] {
+        Set(ConsoleText.english.keys).symmetricDifference(ConsoleText.japanese.keys).sorted()
+    }
+
     /// Whether `path` is the console's.
     package func handles(_ path: String) -> Bool {
         config.enabled && (path == config.path || path.hasPrefix(config.path + "/"))
@@ -78,7 +92,9 @@ package struct ConsoleResponder: Sendable {
                 response = visit.message(.internalServerError, "notFound", status: .internalServerError, heading: "Error")
             }
         }
-        if let language = visit.setLanguage { response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console_lang", language, maxAge: 31_536_000))) }
+        if let language = visit.setLanguage {
+            response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console_lang", language, maxAge: 31_536_000)))
+        }
         Self.addSecurityHeaders(&response.headers)
         return response
     }

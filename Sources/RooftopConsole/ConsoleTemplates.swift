@@ -12,6 +12,9 @@ enum ConsoleTemplates {
         return library
     }()
 
+    /// Names of templates that did not compile (none, unless one was broken).
+    static var broken: [String] { sources.keys.filter { library.getTemplate(named: $0) == nil }.sorted() }
+
     /// Renders `name` with `values`; empty when the template is missing.
     static func render(_ name: String, _ values: [String: Any]) -> String {
         library.render(values, withTemplate: name) ?? ""

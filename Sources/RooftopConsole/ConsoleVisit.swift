@@ -93,6 +93,8 @@ struct ConsoleVisit {
 
     /// A page with a heading and one sentence (refusals, errors).
     func message(_ kind: HTTPResponse.Status, _ key: String, status: HTTPResponse.Status, heading: String? = nil) -> Response {
-        page("message", title: heading ?? "\(kind.code)", values: ["heading": heading ?? "\(kind.code) \(kind.reasonPhrase)", "text": word(key)], status: status)
+        page(
+            "message", title: heading ?? "\(kind.code)", values: ["heading": heading ?? "\(kind.code) \(kind.reasonPhrase)", "text": word(key)],
+            status: status)
     }
 }

@@ -1,8 +1,8 @@
 package import Hummingbird
 import HummingbirdCore
 import NIOCore
-import RooftopCore
 import RooftopConsole
+import RooftopCore
 import RooftopHTTP
 import RooftopIdentity
 import RooftopMail
@@ -77,7 +77,8 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, policy: Passw
         store: dependencies.store, hasher: dependencies.passwords, policy: policy, clock: now, lockoutThreshold: settings.lockoutThreshold,
         lockoutDuration: settings.lockoutDuration)
     let sessions = ConsoleSessions(
-        store: dependencies.store, tokens: dependencies.tokens, clock: now, idleTimeout: settings.idleTimeout, absoluteTimeout: settings.absoluteTimeout)
+        store: dependencies.store, tokens: dependencies.tokens, clock: now, idleTimeout: settings.idleTimeout,
+        absoluteTimeout: settings.absoluteTimeout)
     let rule = RateLimiter.Rule(path: "/console-login", methods: ["POST"], count: settings.loginAttemptsPerMinute, window: 60_000, zone: .ip)
     let queue = dependencies.mail?.queue
     let status = ConsoleStatus(

@@ -59,7 +59,8 @@ import Testing
         let stores = StoreBox()
         try await withServer(wrap: stores.keep) { client in
             try await consoleAdmins(try stores.store).create(name: "viewer", password: password, role: .readOnly, totp: false)
-            let signup = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"ana password 1","email":"ana@example.com"}"#)
+            let signup = try await call(
+                client, .post, "/parse/users", body: #"{"username":"ana","password":"ana password 1","email":"ana@example.com"}"#)
             let userId = try #require(signup.json["objectId"]?.stringValue)
             let token = try #require(signup.json["sessionToken"]?.stringValue)
             let sessions = try await call(client, .get, "/parse/sessions", headers: ["X-Parse-Session-Token": token])
@@ -71,7 +72,8 @@ import Testing
             let csrf = try #require(page.hidden("csrf"), "the sign-out form still carries the token")
             for action in ["verify", "reset", "unlock", "revoke-all", "delete", "sessions/\(sessionId)/revoke"] {
                 let refused = try await consoleRequest(
-                    client, .post, "/console/users/\(userId)/\(action)", cookies: ["rooftop_console": session], form: ["csrf": csrf, "confirm": "ana"])
+                    client, .post, "/console/users/\(userId)/\(action)", cookies: ["rooftop_console": session],
+                    form: ["csrf": csrf, "confirm": "ana"])
                 #expect(refused.status == 403, "\(action)")
             }
             #expect(try await me(client, token)["username"] == "ana")
@@ -99,7 +101,8 @@ import Testing
             #expect(try await me(client, token)["username"] == "ana", "nothing was revoked")
             // Without the cookie, a right token is worth nothing either.
             #expect(try await consoleRequest(client, .post, "/console/users/\(userId)/revoke-all", form: ["csrf": mine]).status == 403)
-            let done = try await consoleRequest(client, .post, "/console/users/\(userId)/revoke-all", cookies: ["rooftop_console": session], form: ["csrf": mine])
+            let done = try await consoleRequest(
+                client, .post, "/console/users/\(userId)/revoke-all", cookies: ["rooftop_console": session], form: ["csrf": mine])
             #expect(done.status == 200)
             #expect(try await me(client, token)["code"] == 209)
         }
@@ -130,7 +133,8 @@ import Testing
             // Logout ends a session at once.
             let other = try #require(try await consoleSignIn(client, "ops", password).session)
             let csrf = try await consoleCSRF(client, session: other)
-            #expect(try await consoleRequest(client, .post, "/console/logout", cookies: ["rooftop_console": other], form: ["csrf": csrf]).status == 303)
+            #expect(
+                try await consoleRequest(client, .post, "/console/logout", cookies: ["rooftop_console": other], form: ["csrf": csrf]).status == 303)
             #expect(try await consoleRequest(client, .get, "/console/users", cookies: ["rooftop_console": other]).status == 303)
         }
     }
@@ -218,10 +222,12 @@ import Testing
                 #expect(page.status == 200)
                 #expect(!page.html.contains("<script>alert"))
             }
-            let found = try await consoleRequest(client, .get, "/console/users?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E", cookies: ["rooftop_console": session])
+            let found = try await consoleRequest(
+                client, .get, "/console/users?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E", cookies: ["rooftop_console": session])
             #expect(found.html.contains("&lt;script&gt;alert(1)&lt;/script&gt;</a>"))
             // An operator object where a name belongs finds nothing (it is a plain string).
-            let operatorQuery = try await consoleRequest(client, .get, "/console/users?q=%7B%22%24ne%22%3Anull%7D", cookies: ["rooftop_console": session])
+            let operatorQuery = try await consoleRequest(
+                client, .get, "/console/users?q=%7B%22%24ne%22%3Anull%7D", cookies: ["rooftop_console": session])
             #expect(!operatorQuery.html.contains("/console/users/"))
             let unknown = try await consoleRequest(client, .get, "/console/users/%00%27", cookies: ["rooftop_console": session])
             #expect(unknown.status == 404)

@@ -31,8 +31,8 @@ def main():
         options.add_argument(flag)
     service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
     driver = webdriver.Chrome(options=options, service=service)
-    driver.set_page_load_timeout(20)
-    wait = WebDriverWait(driver, 10)
+    driver.set_page_load_timeout(60)
+    wait = WebDriverWait(driver, 30)
     shots = []
     seen = {}
 
@@ -106,4 +106,9 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except Exception:  # the test shows standard output only: put the reason there
+        import traceback
+        traceback.print_exc(file=sys.stdout)
+        sys.exit(1)
