@@ -1,5 +1,6 @@
 package import Hummingbird
 import HummingbirdCore
+import Logging
 import NIOCore
 import RooftopConsole
 import RooftopCore
@@ -70,7 +71,13 @@ package func buildApplication(
 /// The admin console of `dependencies` (nil when turned off).
 func makeConsole(_ dependencies: Dependencies, accounts: Accounts, policy: PasswordPolicy) -> ConsoleResponder? {
     let settings = dependencies.console
-    guard settings.enabled else { return nil }
+    let mount = dependencies.http.mountPath
+    // A console inside the API's path would hide API routes (and the reverse): refused as off.
+    let clashes = mount != "/" && (settings.path == mount || settings.path.hasPrefix(mount + "/") || mount.hasPrefix(settings.path + "/"))
+    guard settings.enabled, !clashes else {
+        if settings.enabled { dependencies.logger.error("console.path \(settings.path) is inside mountPath \(mount): the console is off") }
+        return nil
+    }
     let clock = dependencies.clock
     let now: @Sendable () -> ParseDate = { clock.now() }
     let admins = ConsoleAdmins(

@@ -211,6 +211,15 @@ import Testing
         }
     }
 
+    @Test func aConsoleInsideTheAPIsPathIsOff() async throws {
+        var console = ConsoleConfiguration()
+        console.path = "/parse/console"
+        try await withServer(console: console) { client in
+            let answer = try await consoleRequest(client, .get, "/parse/console/login")
+            #expect(!answer.html.contains("<form"), "the API answers, not a console hiding its routes")
+        }
+    }
+
     @Test func hostileInputIsEscapedAndBounded() async throws {
         let stores = StoreBox()
         try await withServer(wrap: stores.keep) { client in
@@ -236,6 +245,43 @@ import Testing
             let huge = try await consoleRequest(
                 client, .post, "/console/login", form: ["csrf": "x", "name": String(repeating: "n", count: 100_000)])
             #expect(huge.status == 413 || huge.status == 403)
+        }
+    }
+}
+
+/// The audit log page: filters and paging by the `createdAt` index.
+@Suite struct ConsoleAuditPageTests: LiveServerTest {
+    @Test func filtersAndPagesWithoutLosingOrRepeatingEvents() async throws {
+        let stores = StoreBox()
+        try await withServer(wrap: stores.keep) { client in
+            try await consoleAdmins(try stores.store).create(name: "ops", password: "console passphrase 1", role: .readOnly, totp: false)
+            let signup = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"ana password 1"}"#)
+            let userId = try #require(signup.json["objectId"]?.stringValue)
+            for _ in 0..<57 { _ = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"wrong"}"#) }
+            let session = try #require(try await consoleSignIn(client, "ops", "console passphrase 1").session)
+            var uri: String? = "/console/audit?event=login.failed&user=\(userId)"
+            var rows = 0
+            var pages = 0
+            while let next = uri, pages < 5 {
+                let page = try await consoleRequest(client, .get, next, cookies: ["rooftop_console": session])
+                #expect(page.status == 200)
+                rows += page.html.components(separatedBy: "<code>login.failed</code>").count - 1
+                #expect(!page.html.contains("<code>signup</code>"), "the event filter holds on every page")
+                uri = page.html.range(of: "href=\"/console/audit?").map { range in
+                    "/console/audit?" + String(page.html[range.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+                }
+                pages += 1
+            }
+            #expect(pages == 2)
+            #expect(rows == 57)
+            let everything = try await consoleRequest(client, .get, "/console/audit", cookies: ["rooftop_console": session])
+            #expect(everything.html.contains("<code>signup</code>") || everything.html.contains("<code>admin.login</code>"))
+            let future = try await consoleRequest(client, .get, "/console/audit?since=2999-01-01T00:00", cookies: ["rooftop_console": session])
+            #expect(!future.html.contains("<code>"))
+            let hostile = try await consoleRequest(
+                client, .get, "/console/audit?user=%7B%22%24ne%22%3A1%7D&event=%3Cx%3E&ip=%00&after=junk~%00&since=nonsense",
+                cookies: ["rooftop_console": session])
+            #expect(hostile.status == 200)
         }
     }
 }
