@@ -92,7 +92,8 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, policy: Passw
         database: dependencies.databaseKind, mailQueue: { await queue?.currentCounters().pending }, startedAt: clock.now())
     return ConsoleResponder(
         config: settings, admins: admins, sessions: sessions, accounts: accounts,
-        limiter: RateLimiter(rules: [rule], store: dependencies.store, clock: now), trustedProxies: dependencies.http.trustedProxies,
+        limiter: RateLimiter(rules: [rule], store: dependencies.store, clock: now, namespace: "console:"),
+        trustedProxies: dependencies.http.trustedProxies,
         publicURL: dependencies.http.publicURL, status: status, clock: now)
 }
 

@@ -285,3 +285,66 @@ import Testing
         }
     }
 }
+
+/// An owner's fixes over hand-made requests: unlock, a typed confirmation before delete, a
+/// session that is not the user's refused, and the console's login limit apart from the API's.
+@Suite struct ConsoleOwnerActionTests: LiveServerTest {
+    @Test func ownersUnlockAndDeleteWithATypedConfirmation() async throws {
+        let stores = StoreBox()
+        var accounts = AccountsConfiguration()
+        accounts.lockout = .init(threshold: 2, duration: 600)
+        try await withServer(accounts: accounts, wrap: stores.keep) { client in
+            try await consoleAdmins(try stores.store).create(name: "ops", password: "console passphrase 1", role: .owner, totp: false)
+            let ana = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"ana password 1"}"#)
+            let anaId = try #require(ana.json["objectId"]?.stringValue)
+            let bob = try await call(client, .post, "/parse/users", body: #"{"username":"bob","password":"bob password 1"}"#)
+            let bobToken = try #require(bob.json["sessionToken"]?.stringValue)
+            let bobSessions = try await call(client, .get, "/parse/sessions", headers: ["X-Parse-Session-Token": bobToken])
+            let bobSession = try #require(bobSessions.json["results"]?.arrayValue?.first?["objectId"]?.stringValue)
+            for _ in 0..<3 { _ = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"wrong"}"#) }
+            #expect(try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"ana password 1"}"#).status == 404)
+            let session = try #require(try await consoleSignIn(client, "ops", "console passphrase 1").session)
+            let cookies = ["rooftop_console": session]
+            let csrf = try await consoleCSRF(client, session: session)
+            let page = try await consoleRequest(client, .get, "/console/users/\(anaId)", cookies: cookies)
+            #expect(page.html.contains("locked until"))
+            let unlocked = try await consoleRequest(client, .post, "/console/users/\(anaId)/unlock", cookies: cookies, form: ["csrf": csrf])
+            #expect(unlocked.html.contains("The user is unlocked."))
+            #expect(try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"ana password 1"}"#).status == 200)
+            // Bob's session through Ana's page: refused, and Bob stays signed in.
+            let crossed = try await consoleRequest(
+                client, .post, "/console/users/\(anaId)/sessions/\(bobSession)/revoke", cookies: cookies, form: ["csrf": csrf])
+            #expect(!crossed.html.contains("The session was revoked."))
+            #expect(try await me(client, bobToken)["username"] == "bob")
+            for confirm in ["", "Ana", "bob", "ana "] {
+                let kept = try await consoleRequest(
+                    client, .post, "/console/users/\(anaId)/delete", cookies: cookies, form: ["csrf": csrf, "confirm": confirm])
+                #expect(kept.html.contains("nothing was deleted"), "\(confirm)")
+            }
+            #expect(try await call(client, .get, "/parse/users/\(anaId)", master: true).status == 200)
+            let deleted = try await consoleRequest(
+                client, .post, "/console/users/\(anaId)/delete", cookies: cookies, form: ["csrf": csrf, "confirm": "ana"])
+            #expect(deleted.html.contains("The user was deleted."))
+            #expect(try await call(client, .get, "/parse/users/\(anaId)", master: true).status == 404)
+            for type in ["account.unlocked", "user.deleted"] {
+                let events = try await call(client, .get, "/parse/classes/_Audit?where=%7B%22type%22:%22\(type)%22%7D", master: true)
+                #expect(events.json["results"]?.arrayValue?.first?["admin"] == "ops", "\(type)")
+            }
+        }
+    }
+
+    @Test func theConsolesLoginLimitIsApartFromTheAPIs() async throws {
+        let stores = StoreBox()
+        var console = ConsoleConfiguration()
+        console.loginAttemptsPerMinute = 2
+        try await withServer(
+            configure: { _, http in http.rateLimits = [RateLimiter.Rule(path: "/login", count: 2, window: 60_000)] }, wrap: stores.keep,
+            console: console
+        ) { client in
+            _ = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"ana password 1"}"#)
+            for _ in 0..<2 { _ = try await consoleSignIn(client, "nobody", "guess") }
+            #expect(try await consoleSignIn(client, "nobody", "guess").page.status == 429)
+            #expect(try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"ana password 1"}"#).status == 200)
+        }
+    }
+}
