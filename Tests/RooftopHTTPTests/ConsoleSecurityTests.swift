@@ -348,3 +348,31 @@ import Testing
         }
     }
 }
+
+extension ConsoleOwnerActionTests {
+    @Test func ownersSendAVerificationMailThatArrives() async throws {
+        let server = try SMTPTestServer()
+        let (mail, accounts) = mailSetup(server, verify: true)
+        let stores = StoreBox()
+        try await withServer(accounts: accounts, mail: mail, wrap: stores.keep) { client in
+            try await consoleAdmins(try stores.store).create(name: "ops", password: "console passphrase 1", role: .owner, totp: false)
+            let ana = try await call(
+                client, .post, "/parse/users", body: #"{"username":"ana","password":"ana password 1","email":"ana@example.com"}"#)
+            let anaId = try #require(ana.json["objectId"]?.stringValue)
+            let first = try await link(server, message: 1)
+            let session = try #require(try await consoleSignIn(client, "ops", "console passphrase 1").session)
+            let csrf = try await consoleCSRF(client, session: session)
+            let before = try await consoleRequest(client, .get, "/console/users/\(anaId)", cookies: ["rooftop_console": session])
+            #expect(before.html.contains("not verified"))
+            let sent = try await consoleRequest(
+                client, .post, "/console/users/\(anaId)/verify", cookies: ["rooftop_console": session], form: ["csrf": csrf])
+            #expect(sent.html.contains("A verification mail was sent."))
+            let second = try await link(server, message: 2)
+            #expect(second.path.contains("verify_email") && second.path != first.path)
+            let verified = try await page(client, .get, second.path)
+            #expect(verified.status == 200)
+            let after = try await consoleRequest(client, .get, "/console/users/\(anaId)", cookies: ["rooftop_console": session])
+            #expect(after.html.contains("state-good\">verified"))
+        }
+    }
+}

@@ -12,6 +12,7 @@ import shutil
 import sys
 
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -44,6 +45,15 @@ def main():
             shots.append(path)
         driver.set_window_size(1280, 900)
 
+    def new_notice(previous):
+        # The page before the POST may show a notice too: wait for the next page's, and ignore the
+        # old page's node going stale while it is replaced.
+        def read(d):
+            found = d.find_elements(By.CLASS_NAME, "notice")
+            text = found[0].text if found else None
+            return text if text and text != previous else False
+        return WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(read)
+
     def h1():
         return wait.until(ec.presence_of_element_located((By.TAG_NAME, "h1"))).text
 
@@ -68,10 +78,10 @@ def main():
         seen["sessions_before"] = len(driver.find_elements(By.CSS_SELECTOR, "form[action*='/sessions/'] button"))
         shoot("user", "en")
         driver.find_element(By.CSS_SELECTOR, "form[action*='/sessions/'] button").click()
-        seen["revoke_notice"] = wait.until(ec.presence_of_element_located((By.CLASS_NAME, "notice"))).text
+        seen["revoke_notice"] = new_notice(None)
         seen["sessions_after"] = len(driver.find_elements(By.CSS_SELECTOR, "form[action*='/sessions/'] button"))
         driver.find_element(By.CSS_SELECTOR, "form[action$='/reset'] button").click()
-        seen["reset_notice"] = wait.until(ec.presence_of_element_located((By.CLASS_NAME, "notice"))).text
+        seen["reset_notice"] = new_notice(seen["revoke_notice"])
         confirm = driver.find_element(By.ID, "confirm")
         button = driver.find_element(By.CSS_SELECTOR, "[data-confirm-button]")
         seen["delete_enabled_before_typing"] = button.is_enabled()
