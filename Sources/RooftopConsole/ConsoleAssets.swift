@@ -39,9 +39,10 @@ enum ConsoleAssets {
         .error { background: #fdeceb; border: 1px solid #f0a9a4; padding: .6rem .8rem; border-radius: 6px; }
         .scroll { overflow-x: auto; }
         table { border-collapse: collapse; width: 100%; font-size: .95rem; }
-        th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+        th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; white-space: nowrap; }
+        td.wrap { white-space: normal; min-width: 14rem; }
         th { color: var(--muted); font-weight: 600; white-space: nowrap; }
-        td code, dd code { word-break: break-all; }
+        dd code { word-break: break-all; }
         .facts { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .35rem 1rem; margin: 0; }
         .facts dt { color: var(--muted); }
         .facts dd { margin: 0; word-break: break-word; }

@@ -146,7 +146,7 @@ enum ConsoleTemplates {
         <div class="scroll"><table>
         <thead><tr><th scope="col">{{t.time}}</th><th scope="col">{{t.event}}</th><th scope="col">{{t.user}}</th><th scope="col">{{t.admin}}</th><th scope="col">{{t.address}}</th><th scope="col">{{t.detail}}</th></tr></thead>
         <tbody>
-        {{#events}}<tr><td>{{time}}</td><td><code>{{type}}</code></td><td>{{#userId}}<a href="{{base}}/users/{{userId}}">{{userId}}</a>{{/userId}}</td><td>{{admin}}</td><td>{{ip}}</td><td>{{detail}}</td></tr>{{/events}}
+        {{#events}}<tr><td>{{time}}</td><td><code>{{type}}</code></td><td>{{#userId}}<a href="{{base}}/users/{{userId}}">{{userId}}</a>{{/userId}}</td><td>{{admin}}</td><td>{{ip}}</td><td class="wrap">{{detail}}</td></tr>{{/events}}
         </tbody></table></div>
         {{/hasEvents}}
         {{^events}}<p>{{t.noEvents}}</p>{{/events}}
