@@ -55,6 +55,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        // The console's HTML templates (RooftopConsole only).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         // Micro-benchmarks only, behind the Benchmarks trait.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // Build-time only: `swift package generate-documentation` (scripts/docs) for the SDK's DocC.
@@ -146,13 +148,25 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Fenced: the only target that sees swift-mustache. The admin console under `/console`:
+        // server-rendered pages over the use cases, with its own admins and sessions.
+        .target(
+            name: "RooftopConsole",
+            dependencies: [
+                "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopCrypto",
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), log,
+                .product(name: "Mustache", package: "swift-mustache", condition: server),
+            ],
+            swiftSettings: upcoming
+        ),
         // The composition root (Dependencies, buildApplication), the configuration table and the
         // commands: the library an embedding app links, and the `rooftop` executable's body.
         .target(
             name: "RooftopServer",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
-                "RooftopMail", "RooftopIdentity", "RooftopS3", "RooftopWebhooks",
+                "RooftopMail", "RooftopIdentity", "RooftopS3", "RooftopWebhooks", "RooftopConsole",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: server),
@@ -224,7 +238,7 @@ let package = Package(
             name: "RooftopHTTPTests",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopPostgres",
-                "RooftopTesting", "RooftopCrypto", "RooftopMail", "RooftopIdentity", lifecycle,
+                "RooftopTesting", "RooftopCrypto", "RooftopMail", "RooftopIdentity", "RooftopConsole", lifecycle,
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),

@@ -36,7 +36,7 @@ package struct AddressRange: Sendable, Equatable {
     }
 
     /// Whether any of `entries` (addresses or CIDR blocks) contains `address`.
-    static func any(_ entries: [String], contains address: String) -> Bool {
+    package static func any(_ entries: [String], contains address: String) -> Bool {
         entries.contains { AddressRange($0)?.contains(address) ?? false }
     }
 

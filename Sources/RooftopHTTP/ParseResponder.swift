@@ -244,14 +244,14 @@ package struct ParseResponder: HTTPResponder {
     }
 
     /// Built once: a header name is validated when it is made.
-    static let forwardedFor = HTTPField.Name("X-Forwarded-For")
+    package static let forwardedFor = HTTPField.Name("X-Forwarded-For")
     /// `X-Parse-Application-Id`.
     static let applicationId = HTTPField.Name("X-Parse-Application-Id")
 
     /// The socket's address, or — only when that is a trusted proxy — the right-most address in
     /// `X-Forwarded-For` that is not a trusted proxy itself. Computed once per request: the
     /// master-key check, the rate limits and the audit log all use this one address.
-    static func clientIP(socket: String?, forwardedFor: String?, trusted: [String]) -> String? {
+    package static func clientIP(socket: String?, forwardedFor: String?, trusted: [String]) -> String? {
         guard let socket, AddressRange.any(trusted, contains: socket), let forwardedFor else { return socket }
         let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         // A hop that is not an address (`unknown`, a name) gives no client address at all:

@@ -77,6 +77,18 @@ enum PostgresMigrations {
                 #"CREATE INDEX "_ONE_TIME_expiresAt" ON "_ONE_TIME" ("expiresAt")"#,
             ]
         ),
+        (
+            "0007_console",
+            [
+                // The admin console's own records (admins, admin sessions), out of reach of the API.
+                #"""
+                CREATE TABLE "_CONSOLE" ("kind" text NOT NULL, "key" text NOT NULL, "owner" text NOT NULL, "value" text NOT NULL,
+                "expiresAt" bigint NOT NULL, PRIMARY KEY ("kind", "key"))
+                """#,
+                #"CREATE INDEX "_CONSOLE_owner" ON "_CONSOLE" ("kind", "owner")"#,
+                #"CREATE INDEX "_CONSOLE_expiresAt" ON "_CONSOLE" ("expiresAt")"#,
+            ]
+        ),
     ]
 
     /// An arbitrary constant: the advisory lock all nodes take while migrating.

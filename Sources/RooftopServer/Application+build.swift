@@ -1,9 +1,13 @@
 package import Hummingbird
 import HummingbirdCore
+import Logging
 import NIOCore
+import RooftopConsole
+import RooftopCore
 import RooftopCrypto
 import RooftopHTTP
 import RooftopIdentity
+import RooftopMail
 import RooftopServices
 import RooftopStorage
 
@@ -61,12 +65,55 @@ package func buildApplication(
             responder: responder, idle: http1.idleTimeout.map(TimeAmount.init), header: http1.headerTimeout.map(TimeAmount.init),
             body: http1.bodyTimeout.map(TimeAmount.init), logger: dependencies.logger)
     }
+    let console = makeConsole(dependencies, accounts: accounts, policy: accountsConfig.passwordPolicy)
     var app = Application(
-        responder: responder, server: server,
+        responder: ServerResponder(console: console, parse: responder), server: server,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: dependencies.logger)
     app.addServices(
         Maintenance(accounts: accounts, store: store, clock: clock, interval: dependencies.maintenanceInterval, logger: dependencies.logger), jobs)
     return app
+}
+
+/// The admin console of `dependencies` (nil when turned off).
+func makeConsole(_ dependencies: Dependencies, accounts: Accounts, policy: PasswordPolicy) -> ConsoleResponder? {
+    let settings = dependencies.console
+    let mount = dependencies.http.mountPath
+    // A console inside the API's path would hide API routes (and the reverse): refused as off.
+    let clashes = mount != "/" && (settings.path == mount || settings.path.hasPrefix(mount + "/") || mount.hasPrefix(settings.path + "/"))
+    guard settings.enabled, !clashes else {
+        if settings.enabled { dependencies.logger.error("console.path \(settings.path) is inside mountPath \(mount): the console is off") }
+        return nil
+    }
+    let clock = dependencies.clock
+    let now: @Sendable () -> ParseDate = { clock.now() }
+    let admins = ConsoleAdmins(
+        store: dependencies.store, hasher: dependencies.passwords, policy: policy, clock: now, lockoutThreshold: settings.lockoutThreshold,
+        lockoutDuration: settings.lockoutDuration)
+    let sessions = ConsoleSessions(
+        store: dependencies.store, tokens: dependencies.tokens, clock: now, idleTimeout: settings.idleTimeout,
+        absoluteTimeout: settings.absoluteTimeout)
+    let rule = RateLimiter.Rule(path: "/console-login", methods: ["POST"], count: settings.loginAttemptsPerMinute, window: 60_000, zone: .ip)
+    let queue = dependencies.mail?.queue
+    let status = ConsoleStatus(
+        database: dependencies.databaseKind, mailQueue: { await queue?.currentCounters().pending }, startedAt: clock.now())
+    return ConsoleResponder(
+        config: settings, admins: admins, sessions: sessions, accounts: accounts,
+        limiter: RateLimiter(rules: [rule], store: dependencies.store, clock: now, namespace: "console:"),
+        trustedProxies: dependencies.http.trustedProxies,
+        publicURL: dependencies.http.publicURL, status: status, clock: now)
+}
+
+/// The server's one responder: the console's paths go to the console, everything else to the
+/// Parse API.
+struct ServerResponder: HTTPResponder {
+    typealias Context = ParseRequestContext
+    let console: ConsoleResponder?
+    let parse: ParseResponder
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        if let console, console.handles(request.uri.path) { return await console.respond(to: request, remoteIP: context.remoteIP) }
+        return try await parse.respond(to: request, context: context)
+    }
 }

@@ -185,5 +185,11 @@ extension ServerConfiguration {
                 + "limit is refused with a Parse error (107 for batches, 102 for queries)",
             defaultNote: "see below", apply: { configuration, value in try configuration.applyComplexity(value) },
             show: { $0.complexityJSON }),
+        ConfigKey(
+            "console", .object,
+            "the admin console ([console.md](console.md)): `enabled`, `path`, `allowedAddresses`, `idleTimeout`, `absoluteTimeout`, "
+                + "`loginAttemptsPerMinute`, `lockoutThreshold`, `lockoutDuration`",
+            defaultNote: "on at `/console`; no admin exists until `rooftop admin create`",
+            apply: { configuration, value in try configuration.applyConsole(value) }, show: { $0.consoleJSON }),
     ]
 }

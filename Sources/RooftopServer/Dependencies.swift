@@ -1,4 +1,5 @@
 package import Logging
+package import RooftopConsole
 package import RooftopHTTP
 package import RooftopIdentity
 package import RooftopServices
@@ -42,6 +43,10 @@ package struct Dependencies: Sendable {
     package var webhooks = WebhookSettings()
     /// Sends webhook calls (async-http-client when serving).
     package var webhookTransport: (any WebhookTransport)? = WebhookClient()
+    /// The admin console's settings.
+    package var console = ConsoleConfiguration()
+    /// The database's kind as the console's status page names it.
+    package var databaseKind = "SQLite"
 
     /// Dependencies with the wall clock and hourly maintenance.
     package init(

@@ -12,7 +12,7 @@ package struct RooftopCommand: AsyncParsableCommand {
         version: RooftopVersion.current,
         subcommands: [
             ServeCommand.self, ConfigCommand.self, OutboxCommand.self, AuditCommand.self, ExportCommand.self, ImportCommand.self,
-            BackupCommand.self, ExplainCommand.self, FilesCommand.self,
+            BackupCommand.self, ExplainCommand.self, FilesCommand.self, AdminCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 

@@ -40,6 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
             passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), mail: mail, logger: logger)
         dependencies.fileStore = try Database.fileStore(configuration, store: database.store)
         dependencies.files = configuration.files
+        dependencies.console = configuration.console
+        if configuration.databaseURI != nil { dependencies.databaseKind = "PostgreSQL" }
         dependencies.auth = configuration.auth
         // The embedding program's handlers (RooftopCommandLine.main(cloud:)); none for `rooftop`.
         dependencies.cloud = CloudCode.current.handlers

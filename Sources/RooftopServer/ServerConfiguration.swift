@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+package import RooftopConsole
 package import RooftopCore
 package import RooftopHTTP
 package import RooftopIdentity
@@ -17,6 +18,8 @@ package struct ServerConfiguration: Sendable {
     /// PostgreSQL instead of the embedded SQLite file (`postgres://…`).
     package var databaseURI: String?
     package var databasePoolSize = 20
+    /// The admin console (`console`).
+    package var console = ConsoleConfiguration()
     package var appId: String?
     package var masterKey: String?
     package var serverURL: String?

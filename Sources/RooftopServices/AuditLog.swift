@@ -9,11 +9,15 @@ package struct ClientInfo: Sendable {
     package var ip: String?
     /// The `User-Agent` header.
     package var userAgent: String?
+    /// The console admin acting, when the request came through the console: every event the
+    /// use cases record on its behalf carries the admin's name.
+    package var admin: String?
 
     /// Creates a description.
-    package init(ip: String? = nil, userAgent: String? = nil) {
+    package init(ip: String? = nil, userAgent: String? = nil, admin: String? = nil) {
         self.ip = ip
         self.userAgent = userAgent
+        self.admin = admin
     }
 
     /// The current request's client.
@@ -29,6 +33,10 @@ package struct AuditLog: Sendable {
         case passwordChanged = "password.changed", passwordReset = "password.reset", emailChanged = "email.changed"
         case emailVerified = "email.verified", sessionRevoked = "session.revoked", lockout
         case providerLinked = "provider.linked", providerUnlinked = "provider.unlinked"
+        case accountUnlocked = "account.unlocked", userDeleted = "user.deleted"
+        case verificationSent = "verification.sent", passwordResetSent = "password.reset.sent"
+        case adminLogin = "admin.login", adminLoginFailed = "admin.login.failed", adminLogout = "admin.logout"
+        case adminLockout = "admin.lockout"
     }
 
     let store: any DataStore
@@ -56,6 +64,7 @@ package struct AuditLog: Sendable {
         fields["userAgent"] = client.userAgent.map { .string(String($0.prefix(512))) }
         fields["reason"] = reason.map(JSON.string)
         fields["detail"] = detail.map(JSON.string)
+        fields["admin"] = client.admin.map(JSON.string)
         do {
             var write = try ObjectWrite(body: fields, isCreate: true)
             write.acl = ACL(readers: [], writers: [])
@@ -69,12 +78,23 @@ package struct AuditLog: Sendable {
         }
     }
 
-    /// Events matching `query` (type, user, time range …), newest first: for `rooftop audit`.
+    /// Events matching `query` (type, user, time range …), newest first (ties by id, so a page
+    /// boundary is exact): for `rooftop audit` and the console.
     package func find(_ query: QueryNode, limit: Int) async throws -> [StoredObject] {
         var options = FindOptions()
         options.limit = limit
-        options.order = [SortKey(path: FieldPath(field: .createdAt), descending: true)]
+        options.order = [SortKey(path: FieldPath(field: .createdAt), descending: true), SortKey(path: FieldPath(field: .objectId), descending: true)]
         return try await store.find(FindRequest(className: .audit, query: query, options: options, scope: AccessScope(classes: [.audit: .master])))
+    }
+
+    /// The events after `event` in `find`'s order: paging by the index on `createdAt` instead of
+    /// skipping rows.
+    package static func after(createdAt: ParseDate, objectId: String) -> QueryNode {
+        let at: JSON = ["__type": "Date", "iso": .string(createdAt.iso)]
+        return .or([
+            .field(FieldPath(field: .createdAt), .compare(.lt, at)),
+            .and([.field(FieldPath(field: .createdAt), .equals(at)), .field(FieldPath(field: .objectId), .compare(.lt, .string(objectId)))]),
+        ])
     }
 
     /// Deletes events older than `days` days, a bounded batch at a time; how many went.

@@ -51,6 +51,8 @@ package struct Maintenance: Service {
             if events > 0 { logger.info("deleted \(events) audit events past retention") }
             _ = try await store.pruneRateLimits(before: now)
             _ = try await store.pruneOneTime(before: now)
+            // Ended console sessions (admins never expire).
+            _ = try await store.pruneConsoleRecords(before: now)
         } catch {
             logger.error("expired-session cleanup failed", metadata: ["error": "\(error)"])
         }

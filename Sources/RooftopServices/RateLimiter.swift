@@ -108,12 +108,16 @@ package struct RateLimiter: Sendable {
     let rules: [Rule]
     let store: (any RateLimitStore)?
     let clock: @Sendable () -> ParseDate
+    /// Prefixes every counter's key, so two limiters over one table (the API's, the console's)
+    /// never count into each other's windows.
+    let namespace: String
 
     /// Creates a limiter; with no rules it does nothing (and touches no database).
-    package init(rules: [Rule], store: any RateLimitStore, clock: @escaping @Sendable () -> ParseDate) {
+    package init(rules: [Rule], store: any RateLimitStore, clock: @escaping @Sendable () -> ParseDate, namespace: String = "") {
         self.rules = rules
         self.store = store
         self.clock = clock
+        self.namespace = namespace
     }
 
     /// A limiter without rules.
@@ -123,6 +127,7 @@ package struct RateLimiter: Sendable {
         self.rules = rules
         self.store = store
         self.clock = { ParseDate(millisecondsSince1970: 0) }
+        self.namespace = ""
     }
 
     /// Counts `request` under every rule it matches; throws `Limited` when one is exceeded.
@@ -135,7 +140,8 @@ package struct RateLimiter: Sendable {
         where rule.matches(method: request.method, path: path) || alias.map({ rule.matches(method: request.method, path: $0) }) == true {
             if request.isMaster && !rule.includeMasterKey { continue }
             guard let subject = subject(of: request, zone: rule.zone) else { continue }
-            let (count, ends) = try await store.countRequest(key: "\(index):\(rule.zone.rawValue):\(subject)", window: rule.window, now: now)
+            let (count, ends) = try await store.countRequest(
+                key: "\(namespace)\(index):\(rule.zone.rawValue):\(subject)", window: rule.window, now: now)
             if count > rule.count {
                 throw Limited(retryAfter: Int(max(1, (ends - now + 999) / 1000)), message: rule.message)
             }

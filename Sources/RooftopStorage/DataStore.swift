@@ -4,7 +4,7 @@ package import RooftopCore
 ///
 /// Access control is part of each request (`Access`, `AccessScope`) and compiled into the SQL of
 /// the adapter, so a row the caller may not see never leaves the database.
-package protocol DataStore: RateLimitStore, OneTimeStore {
+package protocol DataStore: RateLimitStore, OneTimeStore, ConsoleRecordStore {
     /// The schema of `className`, if the class exists.
     func schema(_ className: ClassName) async throws -> ClassSchema?
     /// Every class's schema.

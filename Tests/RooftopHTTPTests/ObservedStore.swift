@@ -33,6 +33,15 @@ struct ObservedStore: DataStore {
     }
     func takeOneTime(key: String, now: Int64) async throws -> String? { try await inner.takeOneTime(key: key, now: now) }
     func pruneOneTime(before: Int64) async throws -> Int { try await inner.pruneOneTime(before: before) }
+    func insertConsoleRecord(_ record: ConsoleRecord) async throws -> Bool { try await inner.insertConsoleRecord(record) }
+    func consoleRecord(kind: String, key: String) async throws -> ConsoleRecord? { try await inner.consoleRecord(kind: kind, key: key) }
+    func consoleRecords(kind: String, limit: Int) async throws -> [ConsoleRecord] { try await inner.consoleRecords(kind: kind, limit: limit) }
+    func replaceConsoleRecord(kind: String, key: String, expected: String, value: String, expiresAt: Int64) async throws -> Bool {
+        try await inner.replaceConsoleRecord(kind: kind, key: key, expected: expected, value: value, expiresAt: expiresAt)
+    }
+    func deleteConsoleRecord(kind: String, key: String) async throws -> Bool { try await inner.deleteConsoleRecord(kind: kind, key: key) }
+    func deleteConsoleRecords(kind: String, owner: String) async throws -> Int { try await inner.deleteConsoleRecords(kind: kind, owner: owner) }
+    func pruneConsoleRecords(before: Int64) async throws -> Int { try await inner.pruneConsoleRecords(before: before) }
     var cacheBus: any CacheBus { inner.cacheBus }
     func claimJob(_ name: String, every interval: Int64, now: Int64) async throws -> Bool {
         try await inner.claimJob(name, every: interval, now: now)

@@ -55,7 +55,7 @@ import Testing
         defer { task.cancel() }
         let name = try #require(URLComponents(string: url)?.path.dropFirst()).description
         let count = try await TestStores.integer(database: name, #"SELECT count(*) FROM "_MIGRATIONS""#)
-        #expect(sqlite == ["0001_schema", "0002_schema_version", "0003_rate_limits", "0004_jobs", "0005_files", "0006_one_time"])
+        #expect(sqlite == ["0001_schema", "0002_schema_version", "0003_rate_limits", "0004_jobs", "0005_files", "0006_one_time", "0007_console"])
         #expect(count == sqlite.count)
         for id in sqlite {
             let found = try await TestStores.integer(database: name, #"SELECT count(*) FROM "_MIGRATIONS" WHERE "id" = '\#(id)'"#)

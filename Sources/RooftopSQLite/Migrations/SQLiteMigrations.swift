@@ -54,6 +54,16 @@ enum SQLiteMigrations {
                     CREATE INDEX _ONE_TIME_expiresAt ON _ONE_TIME (expiresAt);
                     """)
         }
+        migrator.registerMigration("0007_console") { db in
+            // The admin console's own records (admins, admin sessions), out of reach of the API.
+            try db.execute(
+                sql: """
+                    CREATE TABLE _CONSOLE (kind TEXT NOT NULL, key TEXT NOT NULL, owner TEXT NOT NULL, value TEXT NOT NULL,
+                    expiresAt INTEGER NOT NULL, PRIMARY KEY (kind, key));
+                    CREATE INDEX _CONSOLE_owner ON _CONSOLE (kind, owner);
+                    CREATE INDEX _CONSOLE_expiresAt ON _CONSOLE (expiresAt);
+                    """)
+        }
         return migrator
     }
 }

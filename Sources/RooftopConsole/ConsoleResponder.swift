@@ -1,0 +1,228 @@
+import Foundation
+import HTTPTypes
+package import Hummingbird
+import NIOCore
+package import RooftopCore
+import RooftopHTTP
+package import RooftopServices
+
+/// What the status page shows, from the composition root.
+package struct ConsoleStatus: Sendable {
+    /// The database's kind (`SQLite`, `PostgreSQL`).
+    package var database: String
+    /// Mail messages waiting to be sent; nil without mail.
+    package var mailQueue: @Sendable () async -> Int?
+    /// When the server started.
+    package var startedAt: ParseDate
+
+    /// Creates the status source.
+    package init(database: String, mailQueue: @escaping @Sendable () async -> Int?, startedAt: ParseDate) {
+        self.database = database
+        self.mailQueue = mailQueue
+        self.startedAt = startedAt
+    }
+}
+
+/// The admin console under `config.path`: server-rendered pages over the account use cases,
+/// for signed-in console admins only. Every answer carries a strict CSP (scripts from this
+/// server only, never inline), no framing and `no-store`; every POST carries the session's
+/// CSRF token; read-only admins are refused every change with 403.
+package struct ConsoleResponder: Sendable {
+    let config: ConsoleConfiguration
+    let admins: ConsoleAdmins
+    let sessions: ConsoleSessions
+    let accounts: Accounts
+    let limiter: RateLimiter
+    let trustedProxies: [String]
+    let publicURL: String?
+    let status: ConsoleStatus
+    let clock: @Sendable () -> ParseDate
+
+    /// Creates the console.
+    package init(
+        config: ConsoleConfiguration, admins: ConsoleAdmins, sessions: ConsoleSessions, accounts: Accounts, limiter: RateLimiter,
+        trustedProxies: [String], publicURL: String?, status: ConsoleStatus, clock: @escaping @Sendable () -> ParseDate
+    ) {
+        self.config = config
+        self.admins = admins
+        self.sessions = sessions
+        self.accounts = accounts
+        self.limiter = limiter
+        self.trustedProxies = trustedProxies
+        self.publicURL = publicURL
+        self.status = status
+        self.clock = clock
+    }
+
+    /// Templates that failed to compile: empty unless a template edit broke one.
+    package static var brokenTemplates: [String] { ConsoleTemplates.broken }
+
+    /// The message page in `language` with `text` as its heading: for the template tests.
+    package static func renderMessage(heading: String, language: String) -> String {
+        ConsoleTemplates.render(
+            "message", ["heading": heading, "text": ConsoleText.words(language)["notFound"] ?? "", "t": ConsoleText.words(language)])
+    }
+
+    /// Whether both languages have every word.
+    package static var missingWords: [String] {
+        Set(ConsoleText.english.keys).symmetricDifference(ConsoleText.japanese.keys).sorted()
+    }
+
+    /// Whether `path` is the console's.
+    package func handles(_ path: String) -> Bool {
+        config.enabled && (path == config.path || path.hasPrefix(config.path + "/"))
+    }
+
+    /// Answers one console request; never throws (a failure is a page).
+    package func respond(to request: Request, remoteIP: String?) async -> Response {
+        let forwardedFor = ParseResponder.forwardedFor.flatMap { request.headers[$0] }
+        let ip = ParseResponder.clientIP(socket: remoteIP, forwardedFor: forwardedFor, trusted: trustedProxies)
+        var visit = ConsoleVisit(request: request, base: config.path, language: Self.language(request), secure: isSecure(request, remoteIP))
+        var response: Response
+        if !config.allowedAddresses.isEmpty && !(ip.map { AddressRange.any(config.allowedAddresses, contains: $0) } ?? false) {
+            response = visit.message(.forbidden, "refusedAddress", status: .forbidden)
+        } else {
+            do {
+                response = try await ClientInfo.$current.withValue(ClientInfo(ip: ip, userAgent: request.headers[.userAgent])) {
+                    try await route(&visit, ip: ip)
+                }
+            } catch let error as HTTPError {
+                response = visit.message(error.status, "notFound", status: error.status)
+            } catch {
+                response = visit.message(.internalServerError, "notFound", status: .internalServerError, heading: "Error")
+            }
+        }
+        if let language = visit.setLanguage {
+            response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console_lang", language, maxAge: 31_536_000)))
+        }
+        Self.addSecurityHeaders(&response.headers)
+        return response
+    }
+
+    /// TLS ends at the server only behind a proxy here: HTTPS when the public URL says so, or a
+    /// trusted proxy's `X-Forwarded-Proto` does.
+    func isSecure(_ request: Request, _ remoteIP: String?) -> Bool {
+        if publicURL?.lowercased().hasPrefix("https://") == true { return true }
+        guard let remoteIP, AddressRange.any(trustedProxies, contains: remoteIP), let name = HTTPField.Name("X-Forwarded-Proto") else { return false }
+        return request.headers[name]?.lowercased() == "https"
+    }
+
+    private func route(_ visit: inout ConsoleVisit, ip: String?) async throws -> Response {
+        let rest = visit.request.uri.path.dropFirst(config.path.count).split(separator: "/").map(String.init)
+        let method = visit.request.method
+        if method == .get, rest.count == 2, rest[0] == "assets" { return asset(rest[1]) }
+        if method == .get, let lang = visit.query["lang"], ConsoleText.languages.contains(lang) {
+            visit.language = lang
+            visit.setLanguage = lang
+        }
+        guard method == .get || method == .post else { return visit.message(.notFound, "notFound", status: .methodNotAllowed) }
+        if method == .post { visit.form = try await Self.readForm(visit.request) }
+        if rest == ["login"] { return method == .get ? loginPage(&visit) : try await logIn(&visit, ip: ip) }
+        // Everything else needs a session.
+        guard let token = visit.cookies["rooftop_console"], let (name, session) = try await sessions.resume(token),
+            let admin = try await admins.admin(name)
+        else {
+            if method == .post { return visit.message(.forbidden, "badToken", status: .forbidden) }
+            return Self.redirect(visit.base + "/login")
+        }
+        visit.admin = (name, admin.role, session.csrf)
+        if method == .post {
+            guard ConsoleSessions.csrfMatches(visit.form["csrf"], session.csrf) else {
+                return visit.message(.forbidden, "badToken", status: .forbidden)
+            }
+            if rest == ["logout"] {
+                try await sessions.close(token)
+                await ClientInfo.$current.withValue(visit.client) { await accounts.audit.record(.adminLogout, userId: nil, detail: name) }
+                var response = Self.redirect(visit.base + "/login")
+                response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console", "", maxAge: 0)))
+                return response
+            }
+            guard admin.role == .owner else { return visit.message(.forbidden, "forbidden", status: .forbidden) }
+        }
+        return try await ClientInfo.$current.withValue(visit.client) { try await page(&visit, rest: rest) }
+    }
+
+    private func page(_ visit: inout ConsoleVisit, rest: [String]) async throws -> Response {
+        let method = visit.request.method
+        switch (method, rest.first, rest.count) {
+        case (.get, nil, _): return Self.redirect(visit.base + "/users")
+        case (.get, "users", 1): return try await usersPage(&visit)
+        case (.get, "users", 2): return try await userPage(&visit, id: rest[1])
+        case (.post, "users", 3): return try await userAction(&visit, id: rest[1], action: rest[2])
+        case (.post, "users", 5) where rest[2] == "sessions" && rest[4] == "revoke":
+            return try await revokeSession(&visit, id: rest[1], session: rest[3])
+        case (.get, "audit", 1): return try await auditPage(&visit)
+        case (.get, "status", 1): return await statusPage(&visit)
+        default: return visit.message(.notFound, "notFound", status: .notFound)
+        }
+    }
+
+    private func asset(_ name: String) -> Response {
+        let (type, text): (String, String)
+        switch name {
+        case "console.css": (type, text) = ("text/css; charset=utf-8", ConsoleAssets.stylesheet)
+        case "console.js": (type, text) = ("text/javascript; charset=utf-8", ConsoleAssets.script)
+        default: return Response(status: .notFound)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `Content-Security-Policy`: scripts and styles from this server only (no inline script),
+    /// forms only to itself, never framed; nothing cached or sent as a referrer.
+    package static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; "
+        + "frame-ancestors 'none'; base-uri 'none'"
+
+    static func addSecurityHeaders(_ headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.cacheControl] = "no-store"
+        for (name, value) in [("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")] {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
+    }
+
+    static func redirect(_ location: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = location
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// The URL-encoded form of a POST, at most 64 KiB.
+    static func readForm(_ request: Request) async throws -> [String: String] {
+        if let declared = request.headers[.contentLength], (Int(declared) ?? .max) > 65_536 { throw HTTPError(.contentTooLarge) }
+        let buffer = try await request.body.collect(upTo: 65_536)
+        return parseForm(String(decoding: buffer.readableBytesView, as: UTF8.self))
+    }
+
+    /// `application/x-www-form-urlencoded` as plain strings; the first value of a name wins.
+    package static func parseForm(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&").prefix(50) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = parts.first.flatMap(decode), result[name] == nil else { continue }
+            result[name] = parts.count == 2 ? decode(parts[1]) ?? "" : ""
+        }
+        return result
+    }
+
+    /// The language chosen by the switch's cookie, else by `Accept-Language` (English by default).
+    static func language(_ request: Request) -> String {
+        if let chosen = ConsoleVisit.parseCookies(request.headers[.cookie])["rooftop_console_lang"], ConsoleText.languages.contains(chosen) {
+            return chosen
+        }
+        let ranges = (request.headers[.acceptLanguage] ?? "").split(separator: ",").compactMap { item -> (String, Double)? in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = parts.first?.lowercased(), !tag.isEmpty else { return nil }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (tag, q)
+        }
+        for (tag, _) in ranges.sorted(by: { $0.1 > $1.1 }) where tag.hasPrefix("ja") || tag.hasPrefix("en") {
+            return tag.hasPrefix("ja") ? "ja" : "en"
+        }
+        return "en"
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+package import RooftopCore
+package import RooftopServices
+package import RooftopStorage
+
+/// One signed-in admin's session as stored (kind `session`, keyed by the token's digest): the
+/// token itself is only in the admin's cookie.
+package struct ConsoleSession: Sendable, Codable, Equatable {
+    /// The CSRF token every form of this session carries.
+    package var csrf: String
+    /// When the admin signed in (ms since 1970).
+    package var createdAt: Int64
+    /// The last request (ms since 1970).
+    package var lastSeen: Int64
+}
+
+/// Admin sessions: a random token in an `HttpOnly` cookie, stored hashed, ended by logout, by
+/// `idleTimeout` seconds without a request and by `absoluteTimeout` seconds after sign-in.
+package struct ConsoleSessions: Sendable {
+    let store: any ConsoleRecordStore
+    let tokens: any SessionTokenSource
+    let clock: @Sendable () -> ParseDate
+    let idleTimeout: Int64
+    let absoluteTimeout: Int64
+
+    static let kind = "session"
+
+    /// Creates the session store; timeouts in seconds.
+    package init(
+        store: any ConsoleRecordStore, tokens: any SessionTokenSource, clock: @escaping @Sendable () -> ParseDate, idleTimeout: Int,
+        absoluteTimeout: Int
+    ) {
+        self.store = store
+        self.tokens = tokens
+        self.clock = clock
+        self.idleTimeout = Int64(idleTimeout) * 1000
+        self.absoluteTimeout = Int64(absoluteTimeout) * 1000
+    }
+
+    /// A new session for `admin`: its token (for the cookie only) and its record.
+    package func open(for admin: String) async throws -> (token: String, session: ConsoleSession) {
+        let token = tokens.newSecret()
+        let now = clock().millisecondsSince1970
+        let session = ConsoleSession(csrf: tokens.newSecret(), createdAt: now, lastSeen: now)
+        let record = ConsoleRecord(
+            kind: Self.kind, key: tokens.digest(token), owner: admin, value: try Self.encode(session), expiresAt: expiry(session))
+        guard try await store.insertConsoleRecord(record) else { throw ConsoleAdmins.Refusal(description: "session clash") }
+        return (token, session)
+    }
+
+    /// The admin and session behind `token`, its last use moved to now; nil when it is unknown,
+    /// idle too long or too old (it is then deleted).
+    package func resume(_ token: String) async throws -> (admin: String, session: ConsoleSession)? {
+        guard !token.isEmpty, token.utf8.count <= 128 else { return nil }
+        let key = tokens.digest(token)
+        guard let record = try await store.consoleRecord(kind: Self.kind, key: key), var session = try? Self.decode(record.value) else {
+            return nil
+        }
+        let now = clock().millisecondsSince1970
+        guard now - session.lastSeen < idleTimeout, now - session.createdAt < absoluteTimeout else {
+            _ = try await store.deleteConsoleRecord(kind: Self.kind, key: key)
+            return nil
+        }
+        session.lastSeen = now
+        // A concurrent request may have moved it first; either one's time will do.
+        _ = try await store.replaceConsoleRecord(
+            kind: Self.kind, key: key, expected: record.value, value: try Self.encode(session), expiresAt: expiry(session))
+        return (record.owner, session)
+    }
+
+    /// Ends the session behind `token`.
+    package func close(_ token: String) async throws {
+        _ = try await store.deleteConsoleRecord(kind: Self.kind, key: tokens.digest(token))
+    }
+
+    /// When the record may be pruned: the earlier of the two timeouts.
+    func expiry(_ session: ConsoleSession) -> Int64 {
+        min(session.lastSeen + idleTimeout, session.createdAt + absoluteTimeout)
+    }
+
+    /// Whether `given` is the session's CSRF token, compared in constant time.
+    package static func csrfMatches(_ given: String?, _ expected: String) -> Bool {
+        guard let given else { return false }
+        let a = Array(given.utf8)
+        let b = Array(expected.utf8)
+        guard a.count == b.count, !b.isEmpty else { return false }
+        var difference: UInt8 = 0
+        for index in 0..<a.count { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    static func encode(_ session: ConsoleSession) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(session), as: UTF8.self)
+    }
+
+    static func decode(_ text: String) throws -> ConsoleSession {
+        try JSONDecoder().decode(ConsoleSession.self, from: Data(text.utf8))
+    }
+}

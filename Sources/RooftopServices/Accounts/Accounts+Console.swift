@@ -1,0 +1,106 @@
+import Foundation
+package import RooftopCore
+package import RooftopStorage
+
+/// What the admin console asks of the account use cases, with master rights: look a user up,
+/// see why they cannot sign in, and fix it. Each change is audited (the console's admin comes
+/// with `ClientInfo.current.admin`).
+extension Accounts {
+    /// Users whose objectId, username or email is `text` (names compared as logins compare
+    /// them); at most `limit`.
+    package func searchUsers(_ text: String, limit: Int = 50) async throws -> [StoredObject] {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.contains("\u{0}"), trimmed.utf8.count <= 512 else { return [] }
+        let key = AccountKey.normalize(trimmed)
+        var conditions: [QueryNode] = [
+            .field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))),
+            .field(FieldPath(field: .internal(.emailKey)), .equals(.string(key))),
+        ]
+        if ObjectId.isPlausible(trimmed) { conditions.append(.field(FieldPath(field: .objectId), .equals(.string(trimmed)))) }
+        return try await find(.user, .or(conditions), limit: limit)
+    }
+
+    /// One user with its internal fields (lockout, password dates), or nil.
+    package func consoleUser(_ userId: String) async throws -> StoredObject? {
+        guard ObjectId.isPlausible(userId) else { return nil }
+        return try await user(userId)
+    }
+
+    /// The user's sessions, newest first.
+    package func consoleSessions(ofUser userId: String) async throws -> [StoredObject] {
+        var options = FindOptions()
+        options.limit = 1000
+        options.order = [SortKey(path: FieldPath(field: .createdAt), descending: true)]
+        let request = FindRequest(
+            className: .session, query: try Self.sessions(of: userId), options: options, scope: AccessScope(classes: [.session: .master]))
+        return try await objects.store.find(request)
+    }
+
+    /// Until when (ms since 1970) the user's logins are locked out; nil when they are not.
+    package func lockedUntil(_ user: StoredObject) -> Int64? {
+        guard let until = user.fields[InternalField.lockoutExpiresAt.rawValue]?.numberValue else { return nil }
+        return Double(objects.clock().millisecondsSince1970) < until ? Int64(until) : nil
+    }
+
+    /// Failed logins counted since the last success.
+    package func failedLogins(_ user: StoredObject) -> Int {
+        Int(user.fields[InternalField.failedLoginCount.rawValue]?.numberValue ?? 0)
+    }
+
+    /// Clears the user's failed-login count and lock.
+    package func unlock(_ userId: String) async throws {
+        guard try await consoleUser(userId) != nil else { throw ParseError.objectNotFound }
+        try await resetLoginCount(userId)
+        await audit.record(.accountUnlocked, userId: userId)
+    }
+
+    /// Ends one of the user's sessions at once, on every node (101 when it is not theirs).
+    package func revokeSession(_ sessionId: String, ofUser userId: String) async throws {
+        let session = try await ownSession(sessionId, principal: .master)
+        guard session["user"]?["objectId"]?.stringValue == userId else { throw ParseError.objectNotFound }
+        _ = try await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
+        await forget(.sessions(ids: [sessionId]))
+        await audit.record(.sessionRevoked, userId: userId, detail: sessionId)
+    }
+
+    /// Ends every session of the user at once, on every node; how many ended.
+    package func revokeAllSessions(ofUser userId: String) async throws -> Int {
+        var revoked = 0
+        for id in try await sessionIds(of: userId)
+        where (try? await objects.store.write([.delete(className: .session, objectId: id, access: .master)])) != nil {
+            revoked += 1
+        }
+        await forget(.userSessions(userId: userId))
+        await audit.record(.sessionRevoked, userId: userId, detail: "all sessions (\(revoked))")
+        return revoked
+    }
+
+    /// Sends the user a new verification link now (any older link stops working).
+    package func sendVerification(toUser userId: String) async throws {
+        guard mail != nil else { throw Self.mailNotConfigured }
+        guard let user = try await consoleUser(userId), user.fields["email"]?.stringValue != nil else {
+            throw ParseError(.emailMissing, "This user has no email address.")
+        }
+        try await issueVerification(for: user, acceptLanguage: nil)
+        await audit.record(.verificationSent, userId: userId)
+    }
+
+    /// Sends the user a password-reset link now.
+    package func sendPasswordReset(toUser userId: String) async throws {
+        guard mail != nil else { throw Self.mailNotConfigured }
+        guard let user = try await consoleUser(userId), user.fields["email"]?.stringValue != nil else {
+            throw ParseError(.emailMissing, "This user has no email address.")
+        }
+        try await issuePasswordReset(for: user, acceptLanguage: nil)
+        await audit.record(.passwordResetSent, userId: userId)
+    }
+
+    /// Deletes the user and their sessions (their triggers run, as for the master key).
+    package func consoleDeleteUser(_ userId: String) async throws {
+        try await deleteUser(userId, principal: .master)
+        await audit.record(.userDeleted, userId: userId)
+    }
+
+    /// Whether verification and reset mail can be sent.
+    package var mailsVerification: Bool { mail != nil && config.verifyUserEmails }
+}
