@@ -1,5 +1,5 @@
 import Foundation
-package import RooftopCore
+import RooftopCore
 package import RooftopStorage
 
 /// What the admin console asks of the account use cases, with master rights: look a user up,
