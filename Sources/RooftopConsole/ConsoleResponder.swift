@@ -197,17 +197,9 @@ package struct ConsoleResponder: Sendable {
         return parseForm(String(decoding: buffer.readableBytesView, as: UTF8.self))
     }
 
-    /// `application/x-www-form-urlencoded` as plain strings; the first value of a name wins.
-    package static func parseForm(_ text: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in text.split(separator: "&").prefix(50) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let name = parts.first.flatMap(decode), result[name] == nil else { continue }
-            result[name] = parts.count == 2 ? decode(parts[1]) ?? "" : ""
-        }
-        return result
-    }
+    /// `application/x-www-form-urlencoded` as plain strings, as the hosted pages read it: never
+    /// an object or an operator; the first value of a name wins, at most 50 pairs.
+    package static func parseForm(_ text: String) -> [String: String] { URLEncodedForm.parse(text) }
 
     /// The language chosen by the switch's cookie, else by `Accept-Language` (English by default).
     static func language(_ request: Request) -> String {

@@ -14,7 +14,7 @@ struct PageRequest: Sendable {
     var form: [String: String] = [:]
 
     /// The query string's parameters.
-    var query: [String: String] { HostedPages.form(request.uri.query ?? "") }
+    var query: [String: String] { URLEncodedForm.parse(request.uri.query ?? "") }
 }
 
 /// The pages an emailed link opens, under `<mount>/apps/`: email verification (and, with its
@@ -193,18 +193,5 @@ struct HostedPages: Sendable {
     /// The style sheet's URL relative to the page, so no Host header ever builds a link.
     func stylesheet(_ segments: [String]) -> String {
         String(repeating: "../", count: max(0, segments.count - 2)) + "rooftop.css"
-    }
-
-    /// `application/x-www-form-urlencoded` (and query strings) as plain strings: no JSON
-    /// interpretation, so a parameter is never an object or an operator; the first value wins.
-    static func form(_ text: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in text.split(separator: "&").prefix(50) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-            guard let name = parts.first.flatMap(decode), result[name] == nil else { continue }
-            result[name] = parts.count == 2 ? decode(parts[1]) ?? "" : ""
-        }
-        return result
     }
 }

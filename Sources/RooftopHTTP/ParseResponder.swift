@@ -211,7 +211,7 @@ package struct ParseResponder: HTTPResponder {
         if case .form(let limit) = route.body {
             try Self.refuseDeclaredLength(request, limit: limit)
             await expectation.send()
-            page.form = HostedPages.form(String(buffer: try await request.body.collect(upTo: limit)))
+            page.form = URLEncodedForm.parse(String(buffer: try await request.body.collect(upTo: limit)))
         }
         if route.account != nil {
             var named = routed
