@@ -7,12 +7,12 @@ import Testing
 /// The browser sign-in in a real headless Chromium (`Tests/Support/signin_browser.py`): the
 /// server's start URL, the stand-in provider's sign-in form filled in and submitted, the
 /// server's callback, the redirect to a loopback listener (the app's, RFC 8252), then the app's
-/// code exchanged for a session. For an OpenID Connect provider, GitHub and Facebook (access-token
+/// code exchanged for a session. For a generic OpenID Connect provider and Google, GitHub and Facebook (access-token
 /// providers), and Sign in with Apple, whose return is a form the browser posts to the server's
 /// callback (`response_mode=form_post`) and whose client secret the server signs with the
 /// stand-in's `.p8` key. Screenshots land in `.build/test-artifacts/`.
 @Suite(.serialized) struct BrowserSignInTests: LiveServerTest {
-    @Test(arguments: [("oidc", "zoe"), ("github", "5150"), ("facebook", "1001"), ("apple", "sam")])
+    @Test(arguments: [("oidc", "zoe"), ("google", "gail"), ("github", "5150"), ("facebook", "1001"), ("apple", "sam")])
     func signInInChromium(provider: String, subject: String) async throws {
         let idp = try StandInIdentityProvider()
         defer { idp.stop() }
