@@ -155,7 +155,10 @@ package struct ConsoleAdmins: Sendable {
         }
         if ticket.lockedUntil != nil && ticket.failed > lockoutThreshold { return .failure(.locked) }
         admin = ticket
-        if let secret = admin.totp.flatMap(TOTP.decodeBase32) {
+        if let text = admin.totp {
+            // A stored secret that does not decode refuses the sign-in: the second factor never
+            // steps aside.
+            guard let secret = TOTP.decodeBase32(text), !secret.isEmpty else { return .failure(.codeRejected) }
             guard let code, !code.isEmpty else { return .failure(.codeNeeded) }
             guard let step = TOTP.matchingStep(secret: secret, code: code, atSeconds: nowMs / 1000), step > (admin.lastStep ?? .min) else {
                 return .failure(.codeRejected)

@@ -12,9 +12,10 @@ extension SQLiteStore {
         }
     }
 
-    /// One console record.
+    /// One console record, read on a reader: every change is a compare-and-swap, so a read that
+    /// is a moment old only makes that swap fail, and pages never queue on the one writer.
     package func consoleRecord(kind: String, key: String) async throws -> ConsoleRecord? {
-        try await writeTransaction { db in
+        try await onReader { db in
             try Row.fetchOne(db, sql: "SELECT kind, key, owner, value, expiresAt FROM _CONSOLE WHERE kind = ? AND key = ?", arguments: [kind, key])
                 .map(Self.consoleRecord)
         }
@@ -22,7 +23,7 @@ extension SQLiteStore {
 
     /// Console records of one kind, by key.
     package func consoleRecords(kind: String, limit: Int) async throws -> [ConsoleRecord] {
-        try await writeTransaction { db in
+        try await onReader { db in
             try Row.fetchAll(
                 db, sql: "SELECT kind, key, owner, value, expiresAt FROM _CONSOLE WHERE kind = ? ORDER BY key LIMIT ?", arguments: [kind, limit]
             )

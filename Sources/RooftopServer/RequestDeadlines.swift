@@ -113,6 +113,9 @@ final class RequestPartTimer: ChannelDuplexHandler, RemovableChannelHandler {
     private let body: TimeAmount?
     private let logger: Logger
     private var deadline: Scheduled<Void>?
+    /// The answer ended before the request did (an early 404 or 413 whose body Hummingbird
+    /// drains afterwards): the request's end then makes the connection wait again.
+    private var answeredEarly = false
 
     init(body: TimeAmount?, logger: Logger) {
         self.body = body
@@ -126,6 +129,7 @@ final class RequestPartTimer: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
+            answeredEarly = false
             start?.headArrived()
             if let body {
                 let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
@@ -137,7 +141,8 @@ final class RequestPartTimer: ChannelDuplexHandler, RemovableChannelHandler {
         case .body: break
         case .end:
             stopBodyClock()
-            start?.phase = .answering
+            start?.phase = answeredEarly ? .waiting : .answering
+            answeredEarly = false
         }
         context.fireChannelRead(data)
     }
@@ -145,7 +150,9 @@ final class RequestPartTimer: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // An answer written before its body was read (a 413, say) leaves the body clock running:
         // Hummingbird still drains that body, and a client that never sends it is closed.
-        if case .end = unwrapOutboundIn(data), let start, start.phase == .answering { start.phase = .waiting }
+        if case .end = unwrapOutboundIn(data), let start {
+            if start.phase == .answering { start.phase = .waiting } else if start.phase == .body { answeredEarly = true }
+        }
         context.write(data, promise: promise)
     }
 

@@ -5,6 +5,7 @@ import RooftopConsole
 import RooftopCore
 import RooftopCrypto
 import RooftopHTTP
+import RooftopMail
 import RooftopServices
 import RooftopTesting
 import Testing
@@ -373,6 +374,28 @@ extension ConsoleOwnerActionTests {
             #expect(verified.status == 200)
             let after = try await consoleRequest(client, .get, "/console/users/\(anaId)", cookies: ["rooftop_console": session])
             #expect(after.html.contains("state-good\">verified"))
+        }
+    }
+
+    /// A server that does not verify emails sends no verification mail, even to a hand-made post.
+    @Test func noVerificationMailWhenTheServerDoesNotVerify() async throws {
+        let server = try SMTPTestServer()
+        let (mail, accounts) = mailSetup(server, verify: false)
+        let stores = StoreBox()
+        try await withServer(accounts: accounts, mail: mail, wrap: stores.keep) { client in
+            try await consoleAdmins(try stores.store).create(name: "ops", password: "console passphrase 1", role: .owner, totp: false)
+            let ana = try await call(
+                client, .post, "/parse/users", body: #"{"username":"ana","password":"ana password 1","email":"ana@example.com"}"#)
+            let anaId = try #require(ana.json["objectId"]?.stringValue)
+            let session = try #require(try await consoleSignIn(client, "ops", "console passphrase 1").session)
+            let csrf = try await consoleCSRF(client, session: session)
+            let page = try await consoleRequest(client, .get, "/console/users/\(anaId)", cookies: ["rooftop_console": session])
+            #expect(!page.html.contains("/verify\""))
+            let sent = try await consoleRequest(
+                client, .post, "/console/users/\(anaId)/verify", cookies: ["rooftop_console": session], form: ["csrf": csrf])
+            #expect(!sent.html.contains("A verification mail was sent."))
+            await mail.queue.drain()
+            #expect(server.messages().isEmpty)
         }
     }
 }

@@ -77,7 +77,9 @@ extension Accounts {
 
     /// Sends the user a new verification link now (any older link stops working).
     package func sendVerification(toUser userId: String) async throws {
-        guard mail != nil else { throw Self.mailNotConfigured }
+        // As `/verificationEmailRequest`: only when the server verifies emails at all (the page
+        // hides the button otherwise; a hand-made post must not get around that).
+        guard mailsVerification else { throw Self.mailNotConfigured }
         guard let user = try await consoleUser(userId), user.fields["email"]?.stringValue != nil else {
             throw ParseError(.emailMissing, "This user has no email address.")
         }

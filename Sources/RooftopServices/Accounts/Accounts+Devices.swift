@@ -85,7 +85,12 @@ final class SessionUse: Sendable {
         last.withLock { last in
             if let previous = last[sessionId], now - previous < interval { return false }
             // Bounded: entries older than the interval are worth nothing.
-            if last.count > 50_000 { last = last.filter { now - $0.value < interval } }
+            if last.count > 50_000 {
+                last = last.filter { now - $0.value < interval }
+                // Still full of live sessions: start over (each costs at most one early write)
+                // rather than scan them all again, under the lock, on every claim.
+                if last.count > 50_000 { last.removeAll(keepingCapacity: true) }
+            }
             last[sessionId] = now
             return true
         }
