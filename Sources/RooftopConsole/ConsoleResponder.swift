@@ -32,6 +32,7 @@ package struct ConsoleResponder: Sendable {
     let admins: ConsoleAdmins
     let sessions: ConsoleSessions
     let accounts: Accounts
+    let data: ConsoleData
     let limiter: RateLimiter
     let trustedProxies: [String]
     let publicURL: String?
@@ -40,13 +41,14 @@ package struct ConsoleResponder: Sendable {
 
     /// Creates the console.
     package init(
-        config: ConsoleConfiguration, admins: ConsoleAdmins, sessions: ConsoleSessions, accounts: Accounts, limiter: RateLimiter,
+        config: ConsoleConfiguration, admins: ConsoleAdmins, sessions: ConsoleSessions, accounts: Accounts, data: ConsoleData, limiter: RateLimiter,
         trustedProxies: [String], publicURL: String?, status: ConsoleStatus, clock: @escaping @Sendable () -> ParseDate
     ) {
         self.config = config
         self.admins = admins
         self.sessions = sessions
         self.accounts = accounts
+        self.data = data
         self.limiter = limiter
         self.trustedProxies = trustedProxies
         self.publicURL = publicURL

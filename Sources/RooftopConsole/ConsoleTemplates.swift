@@ -20,9 +20,17 @@ enum ConsoleTemplates {
         library.render(values, withTemplate: name) ?? ""
     }
 
-    static let sources: [String: String] = [
-        "layout": layout, "login": login, "users": users, "user": user, "audit": audit, "status": status, "message": message, "events": events,
-    ]
+    /// Every template by name: the core pages here, each area's in its own file
+    /// (`ConsoleTemplates+Area.swift`), merged so a name can only be defined once.
+    static let sources: [String: String] = {
+        let core = [
+            "layout": layout, "login": login, "users": users, "user": user, "audit": audit, "status": status, "message": message, "events": events,
+        ]
+        return areaSources.reduce(into: core) { all, area in all.merge(area) { first, _ in first } }
+    }()
+
+    /// The areas' templates (data, schema, operations, …), one dictionary per area's file.
+    static let areaSources: [[String: String]] = []
 
     static let layout = """
         <!doctype html>

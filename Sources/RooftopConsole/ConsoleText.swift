@@ -5,7 +5,17 @@ enum ConsoleText {
 
     static func words(_ language: String) -> [String: String] { language == "ja" ? japanese : english }
 
-    static let english: [String: String] = [
+    /// Every English word: the core's here, each area's from its own file
+    /// (`ConsoleText+Area.swift`).
+    static let english: [String: String] = areaEnglish.reduce(into: coreEnglish) { all, area in all.merge(area) { first, _ in first } }
+    /// Every Japanese word, merged the same way.
+    static let japanese: [String: String] = areaJapanese.reduce(into: coreJapanese) { all, area in all.merge(area) { first, _ in first } }
+
+    /// The areas' words, one dictionary per area's file, in the same order in both languages.
+    static let areaEnglish: [[String: String]] = []
+    static let areaJapanese: [[String: String]] = []
+
+    static let coreEnglish: [String: String] = [
         "console": "Console", "skip": "Skip to content", "navigation": "Console sections", "signIn": "Sign in", "signOut": "Sign out",
         "adminName": "Admin name", "password": "Password", "code": "Authenticator code", "codeHint": "Only if your admin account has one.",
         "users": "Users", "audit": "Audit log", "status": "Status", "search": "Search",
@@ -30,10 +40,10 @@ enum ConsoleText {
         "verificationSent": "A verification mail was sent.", "resetSent": "A password reset mail was sent.", "unlocked": "The user is unlocked.",
         "revoked": "The session was revoked.", "revokedAll": "All sessions were revoked.", "deleted": "The user was deleted.",
         "confirmMismatch": "The typed name does not match the username; nothing was deleted.", "noUser": "There is no such user.",
-        "language": "Language",
+        "language": "Language", "data": "Data", "roles": "Roles",
     ]
 
-    static let japanese: [String: String] = [
+    static let coreJapanese: [String: String] = [
         "console": "コンソール", "skip": "本文へ移動", "navigation": "コンソールの各画面", "signIn": "サインイン", "signOut": "サインアウト",
         "adminName": "管理者名", "password": "パスワード", "code": "認証アプリのコード", "codeHint": "管理者アカウントに設定している場合のみ。",
         "users": "ユーザー", "audit": "監査ログ", "status": "状態", "search": "検索",
@@ -58,6 +68,6 @@ enum ConsoleText {
         "verificationSent": "確認メールを送信しました。", "resetSent": "パスワード再設定メールを送信しました。", "unlocked": "ロックを解除しました。",
         "revoked": "セッションを無効化しました。", "revokedAll": "すべてのセッションを無効化しました。", "deleted": "ユーザーを削除しました。",
         "confirmMismatch": "入力された名前がユーザー名と一致しないため、削除していません。", "noUser": "該当するユーザーはいません。",
-        "language": "言語",
+        "language": "言語", "data": "データ", "roles": "ロール",
     ]
 }

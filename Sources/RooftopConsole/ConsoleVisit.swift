@@ -80,8 +80,7 @@ struct ConsoleVisit {
             layout["adminName"] = admin.name
             layout["roleLabel"] = word(admin.role == .owner ? "owner" : "readOnly")
             layout["csrf"] = admin.csrf
-            // Data and schema pages join this list in the next phase.
-            layout["nav"] = [("users", "users"), ("audit", "audit"), ("status", "status")].map { path, key -> [String: Any] in
+            layout["nav"] = ConsoleVisit.sections.map { path, key -> [String: Any] in
                 ["href": base + "/" + path, "label": word(key), "current": section == path]
             }
         }
@@ -90,6 +89,9 @@ struct ConsoleVisit {
         headers[.contentType] = "text/html; charset=utf-8"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
+
+    /// The navigation's sections: path under the console and word key.
+    static let sections = [("users", "users"), ("data", "data"), ("roles", "roles"), ("audit", "audit"), ("status", "status")]
 
     /// A page with a heading and one sentence (refusals, errors).
     func message(_ kind: HTTPResponse.Status, _ key: String, status: HTTPResponse.Status, heading: String? = nil) -> Response {

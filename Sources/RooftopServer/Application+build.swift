@@ -43,8 +43,9 @@ package func buildApplication(
     http.maxUploadSize = dependencies.files.maxUploadSize
     let globalConfig = GlobalConfig(objects: objects)
     let jobs = JobRunner(dependencies.cloud, objects: objects, clock: clock, logger: dependencies.logger)
+    let schemas = Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass)
     let responder = ParseResponder(
-        config: http, objects: objects, schemas: Schemas(store: store, maxFieldsPerClass: dependencies.services.maxFieldsPerClass),
+        config: http, objects: objects, schemas: schemas,
         aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts, files: files,
         functions: CloudFunctions(handlers: dependencies.cloud, objects: objects, webhooks: webhooks, clock: clock, logger: dependencies.logger),
         jobs: jobs, webhooks: webhooks,
@@ -65,7 +66,8 @@ package func buildApplication(
             responder: responder, idle: http1.idleTimeout.map(TimeAmount.init), header: http1.headerTimeout.map(TimeAmount.init),
             body: http1.bodyTimeout.map(TimeAmount.init), logger: dependencies.logger)
     }
-    let console = makeConsole(dependencies, accounts: accounts, policy: accountsConfig.passwordPolicy)
+    let console = makeConsole(
+        dependencies, accounts: accounts, data: ConsoleData(objects: objects, schemas: schemas), policy: accountsConfig.passwordPolicy)
     var app = Application(
         responder: ServerResponder(console: console, parse: responder), server: server,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
@@ -77,7 +79,7 @@ package func buildApplication(
 }
 
 /// The admin console of `dependencies` (nil when turned off).
-func makeConsole(_ dependencies: Dependencies, accounts: Accounts, policy: PasswordPolicy) -> ConsoleResponder? {
+func makeConsole(_ dependencies: Dependencies, accounts: Accounts, data: ConsoleData, policy: PasswordPolicy) -> ConsoleResponder? {
     let settings = dependencies.console
     let mount = dependencies.http.mountPath
     // A console inside the API's path would hide API routes (and the reverse): refused as off.
@@ -99,7 +101,7 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, policy: Passw
     let status = ConsoleStatus(
         database: dependencies.databaseKind, mailQueue: { await queue?.currentCounters().pending }, startedAt: clock.now())
     return ConsoleResponder(
-        config: settings, admins: admins, sessions: sessions, accounts: accounts,
+        config: settings, admins: admins, sessions: sessions, accounts: accounts, data: data,
         limiter: RateLimiter(rules: [rule], store: dependencies.store, clock: now, namespace: "console:"),
         trustedProxies: dependencies.http.trustedProxies,
         publicURL: dependencies.http.publicURL, status: status, clock: now)

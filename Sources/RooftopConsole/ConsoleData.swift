@@ -1,0 +1,17 @@
+package import RooftopServices
+
+/// The data use cases behind the console's data, roles and schema pages: the same `Objects` and
+/// `Schemas` the REST API calls, so the console refuses what the API refuses, with the same
+/// messages. The console calls them as the master (its admins are signed in on their own).
+package struct ConsoleData: Sendable {
+    /// Objects: find, get, create, update, delete.
+    package var objects: Objects
+    /// Class schemas: fields, indexes and class-level permissions.
+    package var schemas: Schemas
+
+    /// Creates the bundle.
+    package init(objects: Objects, schemas: Schemas) {
+        self.objects = objects
+        self.schemas = schemas
+    }
+}
