@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import RooftopCore
+import RooftopHTTP
 import RooftopServices
 
 /// The schema pages: the class list (create a class), one class's fields, indexes and
@@ -106,6 +107,8 @@ extension ConsoleResponder {
             default:
                 return visit.message(.notFound, "notFound", status: .notFound)
             }
+            // The API refuses these keywords in any request body before it reaches `/schemas`.
+            try RequestGuard.checkKeywords(.object(body))
             _ = try await data.schemas.update(className, body: body)
         } catch let error as ParseError {
             return try await schemaPage(&visit, name: name, status: .badRequest, error: Self.refusal(error))

@@ -94,8 +94,8 @@ extension ConsoleTemplates {
     static let schemaPermissions = """
         <section aria-labelledby="clp-h"><h2 id="clp-h">{{t.schemaPermissions}}</h2>
         <p class="hint">{{t.schemaPermissionsHint}}</p>
-        <form method="post" action="{{base}}/schema/{{classPath}}/permissions">
-        <input type="hidden" name="csrf" value="{{csrf}}">
+        {{#canChange}}<form method="post" action="{{base}}/schema/{{classPath}}/permissions">
+        <input type="hidden" name="csrf" value="{{csrf}}">{{/canChange}}
         <div class="scroll"><table class="grid">
         <thead><tr><th scope="col">{{t.schemaOperation}}</th>{{#columns}}<th scope="col" class="col-{{kind}}">{{label}}</th>{{/columns}}</tr></thead>
         <tbody>
@@ -108,8 +108,8 @@ extension ConsoleTemplates {
         <p class="hint" id="protected-hint">{{t.schemaProtectedHint}}</p>
         <textarea id="protected" name="protected" rows="4" aria-describedby="protected-hint"{{^canChange}} disabled{{/canChange}}>{{protectedText}}</textarea>
         <input type="hidden" name="end" value="1">
-        {{#canChange}}<p><button type="submit">{{t.schemaSavePermissions}}</button></p>{{/canChange}}
-        </form>
+        {{#canChange}}<p><button type="submit">{{t.schemaSavePermissions}}</button></p>
+        </form>{{/canChange}}
         </section>
         """
 }
