@@ -23,7 +23,8 @@ extension ConsoleResponder {
             },
             "canChange": visit.admin?.role == .owner, "csrf": visit.admin?.csrf ?? "", "newName": visit.form["className"] ?? "",
         ]
-        return visit.page("schemaList", title: visit.word("schemaTitle"), values: values, status: status, notice: notice, error: error, section: "data")
+        return visit.page(
+            "schemaList", title: visit.word("schemaTitle"), values: values, status: status, notice: notice, error: error, section: "data")
     }
 
     /// `POST /console/schema`: creates a class, as `POST /schemas/<Class>` does.
@@ -53,7 +54,8 @@ extension ConsoleResponder {
         let all = try await data.schemas.all().map(\.className.rawValue).sorted()
         var values = schemaValues(schema, visit: visit, classes: all)
         values.merge(permissionValues(schema, visit: visit)) { first, _ in first }
-        return visit.page("schemaClass", title: schema.className.rawValue, values: values, status: status, notice: notice, error: error, section: "data")
+        return visit.page(
+            "schemaClass", title: schema.className.rawValue, values: values, status: status, notice: notice, error: error, section: "data")
     }
 
     /// `POST /console/schema/<Class>/<action>`.
@@ -142,7 +144,8 @@ extension ConsoleResponder {
     static func defaultValue(_ text: String, type: String, target: String) -> JSON {
         switch type {
         case "Number": return Double(text.trimmingCharacters(in: .whitespaces)).map(JSON.number) ?? .string(text)
-        case "Boolean": return ["true": JSON.bool(true), "false": .bool(false)][text.trimmingCharacters(in: .whitespaces).lowercased()] ?? .string(text)
+        case "Boolean":
+            return ["true": JSON.bool(true), "false": .bool(false)][text.trimmingCharacters(in: .whitespaces).lowercased()] ?? .string(text)
         case "Date":
             return ParseDate(iso: text.trimmingCharacters(in: .whitespaces)).map { ["__type": "Date", "iso": .string($0.iso)] } ?? .string(text)
         case "Pointer": return ["__type": "Pointer", "className": .string(target), "objectId": .string(text)]

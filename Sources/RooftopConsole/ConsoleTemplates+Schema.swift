@@ -37,22 +37,26 @@ extension ConsoleTemplates {
         </tbody></table></div>
         {{#canChange}}
         <h3 id="add-field-h">{{t.schemaAddField}}</h3>
-        <form method="post" action="{{base}}/schema/{{classPath}}/fields" class="filters" aria-labelledby="add-field-h">
+        <form method="post" action="{{base}}/schema/{{classPath}}/fields" aria-labelledby="add-field-h">
         <input type="hidden" name="csrf" value="{{csrf}}">
+        <div class="form-grid">
         <div><label for="f-name">{{t.schemaFieldName}}</label><input id="f-name" name="name" autocomplete="off" required></div>
         <div><label for="f-type">{{t.schemaType}}</label><select id="f-type" name="type">{{#types}}<option>{{.}}</option>{{/types}}</select></div>
         <div><label for="f-target">{{t.schemaTarget}}</label><select id="f-target" name="targetClass" aria-describedby="f-target-hint"><option value=""></option>{{#classes}}<option>{{.}}</option>{{/classes}}</select><p class="hint" id="f-target-hint">{{t.schemaTargetHint}}</p></div>
         <div><label for="f-default">{{t.schemaDefault}}</label><input id="f-default" name="defaultValue" autocomplete="off" aria-describedby="f-default-hint"><p class="hint" id="f-default-hint">{{t.schemaDefaultHint}}</p></div>
         <div><label class="check"><input type="checkbox" name="required" value="on"> {{t.schemaRequired}}</label></div>
-        <div><button type="submit">{{t.schemaAddField}}</button></div>
+        </div>
+        <p><button type="submit">{{t.schemaAddField}}</button></p>
         </form>
         {{#hasRemovable}}
         <h3 id="remove-field-h">{{t.schemaRemoveField}}</h3>
-        <form method="post" action="{{base}}/schema/{{classPath}}/remove-field" class="filters" aria-labelledby="remove-field-h">
+        <form method="post" action="{{base}}/schema/{{classPath}}/remove-field" aria-labelledby="remove-field-h">
         <input type="hidden" name="csrf" value="{{csrf}}">
+        <div class="form-grid">
         <div><label for="rf-field">{{t.schemaFieldName}}</label><select id="rf-field" name="field">{{#removable}}<option>{{.}}</option>{{/removable}}</select></div>
         <div><label for="rf-confirm">{{t.schemaConfirmField}}</label><input id="rf-confirm" name="confirm" autocomplete="off" required aria-describedby="rf-hint"><p class="hint" id="rf-hint">{{t.schemaRemoveFieldHint}}</p></div>
-        <div><button type="submit" class="destructive">{{t.schemaRemove}}</button></div>
+        </div>
+        <p><button type="submit" class="destructive">{{t.schemaRemove}}</button></p>
         </form>
         {{/hasRemovable}}
         {{/canChange}}
@@ -68,12 +72,14 @@ extension ConsoleTemplates {
         {{^indexes}}<p>{{t.schemaNoIndexes}}</p>{{/indexes}}
         {{#canChange}}
         <h3 id="add-index-h">{{t.schemaAddIndex}}</h3>
-        <form method="post" action="{{base}}/schema/{{classPath}}/indexes" class="filters" aria-labelledby="add-index-h">
+        <form method="post" action="{{base}}/schema/{{classPath}}/indexes" aria-labelledby="add-index-h">
         <input type="hidden" name="csrf" value="{{csrf}}">
+        <div class="form-grid">
         <div><label for="i-name">{{t.schemaIndexName}}</label><input id="i-name" name="index" autocomplete="off" required></div>
         {{#slots}}<div><label for="i-field{{slot}}">{{t.schemaFieldName}} {{slot}}</label><select id="i-field{{slot}}" name="field{{slot}}"><option value=""></option>{{#indexable}}<option>{{.}}</option>{{/indexable}}</select>
         <select name="direction{{slot}}" aria-label="{{t.schemaDirection}} {{slot}}"><option value="1">{{t.schemaAscending}}</option><option value="-1">{{t.schemaDescending}}</option></select></div>{{/slots}}
-        <div><button type="submit">{{t.schemaAddIndex}}</button></div>
+        </div>
+        <p><button type="submit">{{t.schemaAddIndex}}</button></p>
         </form>
         {{/canChange}}
         </section>

@@ -48,7 +48,8 @@ import Testing
             #expect(anonymous.json["error"] == "Permission denied, user needs to be authenticated.")
             let signup = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"ana password 1"}"#)
             let token = try #require(signup.json["sessionToken"]?.stringValue)
-            let created = try await call(client, .post, "/parse/classes/Game", body: #"{"title":"t","secret":"s"}"#, headers: ["X-Parse-Session-Token": token])
+            let created = try await call(
+                client, .post, "/parse/classes/Game", body: #"{"title":"t","secret":"s"}"#, headers: ["X-Parse-Session-Token": token])
             #expect(created.status == 201)
             let id = try #require(created.json["objectId"]?.stringValue)
             #expect(try await call(client, .get, "/parse/classes/Game/\(id)").json["secret"] == nil, "protected from everyone")
@@ -98,7 +99,8 @@ import Testing
         try await withServer(wrap: stores.keep) { client in
             let owner = try await helper.signIn(client, stores)
             let viewer = try await helper.signIn(client, stores, role: .readOnly, name: "viewer")
-            #expect(try await call(client, .post, "/parse/schemas/Game", body: #"{"fields":{"title":{"type":"String"}}}"#, master: true).status == 200)
+            #expect(
+                try await call(client, .post, "/parse/schemas/Game", body: #"{"fields":{"title":{"type":"String"}}}"#, master: true).status == 200)
             let before = try await call(client, .get, "/parse/schemas", master: true).json
             let page = try await helper.get(client, viewer, "/Game")
             #expect(page.status == 200 && page.html.contains("<code>title</code>"))

@@ -151,8 +151,10 @@ import Testing
                 (["name": "n", "type": "Number", "defaultValue": "abc"], #"{"fields":{"n":{"type":"Number","defaultValue":"abc"}}}"#),
                 (["name": "b", "type": "Boolean", "defaultValue": "yes"], #"{"fields":{"b":{"type":"Boolean","defaultValue":"yes"}}}"#),
                 (["name": "p", "type": "Pointer", "targetClass": ""], #"{"fields":{"p":{"type":"Pointer","targetClass":""}}}"#),
-                (["name": "r", "type": "Relation", "targetClass": "_User", "required": "on"],
-                 #"{"fields":{"r":{"type":"Relation","targetClass":"_User","required":true}}}"#),
+                (
+                    ["name": "r", "type": "Relation", "targetClass": "_User", "required": "on"],
+                    #"{"fields":{"r":{"type":"Relation","targetClass":"_User","required":true}}}"#
+                ),
                 (["name": "acl", "type": "ACL"], #"{"fields":{"acl":{"type":"ACL"}}}"#),
                 (["name": "t", "type": "{\"$ne\":1}"], #"{"fields":{"t":{"type":"{\"$ne\":1}"}}}"#),
                 (["name": "s", "type": "String", "defaultValue": "a\u{0}b"], #"{"fields":{"s":{"type":"String","defaultValue":"a\u0000b"}}}"#),
@@ -224,7 +226,8 @@ import Testing
             ]
             for (form, body) in refused {
                 expectRefusal(
-                    try await post(client, admin, "/Game/indexes", form), try await call(client, .put, "/parse/schemas/Twin", body: body, master: true),
+                    try await post(client, admin, "/Game/indexes", form),
+                    try await call(client, .put, "/parse/schemas/Twin", body: body, master: true),
                     "index \(form)")
             }
             expectRefusal(

@@ -96,12 +96,14 @@ import Testing
             ])
         #expect(words(["*": ["phone"], "authenticated": []]) == ["`phone` is hidden from visitors who are not signed in."])
         #expect(words(["*": [], "role:Guest": ["notes"]]).isEmpty, "the public list applies to everyone: nothing is hidden")
-        #expect(words(["authenticated": ["notes"], "role:Staff": []]) == [
-            "`notes` is hidden from signed-in users except members of role `Staff`, but visitors who are not signed in can read it."
-        ])
-        #expect(words(["role:Guest": ["notes"], "role:Staff": []]) == [
-            "`notes` is hidden from members of role `Guest` (unless they are also members of role `Staff`)."
-        ])
+        #expect(
+            words(["authenticated": ["notes"], "role:Staff": []]) == [
+                "`notes` is hidden from signed-in users except members of role `Staff`, but visitors who are not signed in can read it."
+            ])
+        #expect(
+            words(["role:Guest": ["notes"], "role:Staff": []]) == [
+                "`notes` is hidden from members of role `Guest` (unless they are also members of role `Staff`)."
+            ])
         #expect(words(["userField:owner": ["notes"]]).isEmpty, "a userField list only shows fields again")
         #expect(words(["*": ["email"], "userField:owner": []], "ja") == ["`email` は`owner` のユーザー以外には非表示です。"])
         #expect(words(["*": ["phone"], "authenticated": []], "ja") == ["`phone` はサインインしていない訪問者には非表示です。"])

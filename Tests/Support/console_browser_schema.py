@@ -39,12 +39,15 @@ def main():
     def shoot(name, language):
         for label, width, height in SIZES:
             driver.set_window_size(width, height)
-            path = os.path.join(shots_dir, f"{name}-{language}-{label}.png")
-            driver.save_screenshot(path)
-            shots.append(path)
             # A table wider than the phone scrolls in its own box, never the page.
             seen[f"{name}-{language}-{label}-overflow"] = driver.execute_script(
                 "return document.documentElement.scrollWidth > document.documentElement.clientWidth")
+            # The whole page, grid included: as tall as its content.
+            full = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.set_window_size(width, max(height, full + 140))
+            path = os.path.join(shots_dir, f"{name}-{language}-{label}.png")
+            driver.save_screenshot(path)
+            shots.append(path)
         driver.set_window_size(1280, 900)
 
     def submit(selector):
