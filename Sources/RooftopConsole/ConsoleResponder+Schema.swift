@@ -97,7 +97,10 @@ extension ConsoleResponder {
                 guard form["end"] == "1" else {
                     return try await schemaPage(&visit, name: name, status: .badRequest, error: visit.word("schemaFormTooLarge"))
                 }
-                body = ["classLevelPermissions": try Self.permissions(form).json]
+                guard let permissions = try Self.permissions(form) else {
+                    return try await schemaPage(&visit, name: name, status: .badRequest, error: visit.word("schemaProtectedFormat"))
+                }
+                body = ["classLevelPermissions": permissions.json]
                 detail = "class-level permissions set"
             case "delete":
                 guard form["confirm"] == className.rawValue else {

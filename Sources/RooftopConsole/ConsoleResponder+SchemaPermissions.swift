@@ -70,9 +70,10 @@ extension ConsoleResponder {
         ]
     }
 
-    /// The grid's form as `ClassLevelPermissions`. An unchecked operation is master-only, as an
-    /// empty operation map is in Parse; entries are checked again by the API's parser on save.
-    static func permissions(_ form: [String: String]) throws(ParseError) -> ClassLevelPermissions {
+    /// The grid's form as `ClassLevelPermissions`; nil when a protected-fields line has no `=`.
+    /// An unchecked operation is master-only, as an empty operation map is in Parse; entries
+    /// are checked again by the API's parser on save.
+    static func permissions(_ form: [String: String]) throws(ParseError) -> ClassLevelPermissions? {
         var clp = ClassLevelPermissions()
         for operation in ClassLevelPermissions.Operation.allCases { clp.rules[operation] = .init() }
         let newEntry = (form["newEntry"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -96,19 +97,19 @@ extension ConsoleResponder {
                 clp.writeUserFields.append(pointer)
             }
         }
-        clp.protectedFields = try protectedFields(form["protected"] ?? "")
+        guard let protected = protectedFields(form["protected"] ?? "") else { return nil }
+        clp.protectedFields = protected
         return clp
     }
 
-    /// `scope = field, field` lines; a scope named twice keeps its last line.
-    static func protectedFields(_ text: String) throws(ParseError) -> [String: [String]] {
+    /// `scope = field, field` lines (a scope named twice keeps its last line); nil when a line
+    /// has no `=`.
+    static func protectedFields(_ text: String) -> [String: [String]]? {
         var result: [String: [String]] = [:]
         for line in text.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
-            guard let equals = trimmed.firstIndex(of: "=") else {
-                throw ParseError(.invalidJSON, "Protected fields: write each line as scope = field, field (\(ClassName.printable(trimmed))).")
-            }
+            guard let equals = trimmed.firstIndex(of: "=") else { return nil }
             let scope = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
             let fields = trimmed[trimmed.index(after: equals)...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             result[scope] = fields.filter { !$0.isEmpty }

@@ -28,6 +28,7 @@ extension ConsoleText {
         "schemaSavePermissions": "Save permissions", "schemaYes": "yes", "schemaClassCreated": "The class was created.",
         "schemaClassDeleted": "The class was deleted.", "schemaSaved": "The schema was saved.",
         "schemaConfirmMismatch": "The typed name does not match; nothing was changed.",
+        "schemaProtectedFormat": "Protected fields: write each line as scope = field, field. Nothing was changed.",
         "schemaFormTooLarge": "The form has too many ticks to read safely; nothing was changed. Use PUT /schemas for this class.",
     ]
 
@@ -60,6 +61,7 @@ extension ConsoleText {
         "schemaSavePermissions": "権限を保存", "schemaYes": "はい", "schemaClassCreated": "クラスを作成しました。",
         "schemaClassDeleted": "クラスを削除しました。", "schemaSaved": "スキーマを保存しました。",
         "schemaConfirmMismatch": "入力された名前が一致しないため、何も変更していません。",
+        "schemaProtectedFormat": "保護フィールドは各行を 範囲 = フィールド, フィールド の形で書いてください。何も変更していません。",
         "schemaFormTooLarge": "チェックが多すぎてフォームを安全に読めないため、何も変更していません。このクラスは PUT /schemas で変更してください。",
     ]
 }

@@ -78,7 +78,7 @@ import Testing
             }
             // Not the API's to judge: a line without `=`, and a form cut at 50 pairs (no `end`).
             let noEquals = try await helper.post(client, admin, "/Game/permissions", ["protected": "* secret", "end": "1"])
-            #expect(noEquals.status == 400 && noEquals.html.contains("scope = field"))
+            #expect(noEquals.status == 400 && noEquals.html.contains("write each line as scope = field, field"))
             // The page puts `end` last: past the 50th pair it is lost, and the grid is refused whole.
             let ticks = (0..<60).map { "get%3Auser\($0)=on" }.joined(separator: "&")
             let cut = try await consolePostRaw(

@@ -175,7 +175,15 @@ import Testing
             let deep = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
             let deepPage = try await post(client, admin, "/Game/fields", ["name": "deep", "type": "Array", "defaultValue": deep])
             #expect(deepPage.status == 400 && deepPage.html.contains("(code 111)"), "too deep to read: passed on as text, refused by type")
+            // A form over the 64 KiB cap is refused before it is read.
+            let huge = "{\"k\":\"" + String(repeating: "x", count: 70_000) + "\"}"
+            #expect(try await post(client, admin, "/Game/fields", ["name": "huge", "type": "Object", "defaultValue": huge]).status == 413)
             #expect(try await schema(client, "Game") == before)
+            // A large default within the cap is the API's to take, as `PUT /schemas` takes it.
+            let large = "{\"k\":\"" + String(repeating: "x", count: 40_000) + "\"}"
+            #expect(try await post(client, admin, "/Game/fields", ["name": "large", "type": "Object", "defaultValue": large]).status == 200)
+            #expect(try await schema(client, "Game")["fields"]?["large"]?["defaultValue"]?["k"]?.stringValue?.count == 40_000)
+            #expect(try await post(client, admin, "/Game/remove-field", ["field": "large", "confirm": "large"]).status == 200)
             // The field cap (12 here, with the 4 built-in fields and 6 added): the API's 255.
             #expect(try await post(client, admin, "/Game/fields", ["name": "extra1", "type": "String"]).status == 200)
             #expect(try await post(client, admin, "/Game/fields", ["name": "extra2", "type": "String"]).status == 200)
