@@ -62,6 +62,18 @@ enum ConsoleAssets {
           .facts dt { margin-top: .5rem; }
           h1 { font-size: 1.35rem; }
         }
+        /* schema */
+        main > .scroll { margin-bottom: 1rem; }
+        .in-words ul { margin: .25rem 0; padding-left: 1.25rem; }
+        .in-words li { margin: .2rem 0; }
+        table.grid td { text-align: center; }
+        table.grid input[type="checkbox"], label.check input { width: 1.25rem; height: 1.25rem; }
+        label.check { display: flex; align-items: center; gap: .5rem; }
+        label.check input { width: auto; }
+        textarea { font: inherit; font-family: ui-monospace, monospace; width: 100%; max-width: 40rem; padding: .5rem .6rem; border: 1px solid #9aa3b2; border-radius: 6px; }
+        .form-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: .25rem 1rem; align-items: start; }
+        .form-grid select + select { margin-top: .25rem; }
+        .form-grid label.check { margin-top: 2.4rem; }
         """
 
     /// The only script: the typed confirmation's button waits for the username (the server

@@ -153,6 +153,10 @@ package struct ConsoleResponder: Sendable {
         case (.post, "users", 3): return try await userAction(&visit, id: rest[1], action: rest[2])
         case (.post, "users", 5) where rest[2] == "sessions" && rest[4] == "revoke":
             return try await revokeSession(&visit, id: rest[1], session: rest[3])
+        case (.get, "schema", 1): return try await schemaListPage(&visit)
+        case (.post, "schema", 1): return try await createClass(&visit)
+        case (.get, "schema", 2): return try await schemaPage(&visit, name: rest[1])
+        case (.post, "schema", 3): return try await schemaAction(&visit, name: rest[1], action: rest[2])
         case (.get, "audit", 1): return try await auditPage(&visit)
         case (.get, "status", 1): return await statusPage(&visit)
         default: return visit.message(.notFound, "notFound", status: .notFound)

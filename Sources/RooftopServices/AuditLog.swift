@@ -37,6 +37,8 @@ package struct AuditLog: Sendable {
         case verificationSent = "verification.sent", passwordResetSent = "password.reset.sent"
         case adminLogin = "admin.login", adminLoginFailed = "admin.login.failed", adminLogout = "admin.logout"
         case adminLockout = "admin.lockout"
+        /// The console changed a class's schema (fields, indexes, permissions, the class itself).
+        case adminSchemaChanged = "admin.schema.changed"
     }
 
     let store: any DataStore
