@@ -62,6 +62,11 @@ enum ConsoleAssets {
           .facts dt { margin-top: .5rem; }
           h1 { font-size: 1.35rem; }
         }
+        /* ops */
+        .ops-mail { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--card); border: 1px solid var(--line); border-radius: 8px;
+          padding: .75rem 1rem; font-size: .9rem; max-width: 100%; }
+        .ops-links { margin: .25rem 0; padding-left: 1.25rem; }
+        .ops-rates td { font-variant-numeric: tabular-nums; }
         """
 
     /// The only script: the typed confirmation's button waits for the username (the server

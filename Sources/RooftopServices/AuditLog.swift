@@ -37,6 +37,7 @@ package struct AuditLog: Sendable {
         case verificationSent = "verification.sent", passwordResetSent = "password.reset.sent"
         case adminLogin = "admin.login", adminLoginFailed = "admin.login.failed", adminLogout = "admin.logout"
         case adminLockout = "admin.lockout"
+        case adminExport = "admin.export", adminBackup = "admin.backup"
     }
 
     let store: any DataStore
