@@ -74,6 +74,11 @@ enum ConsoleAssets {
         .form-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: .25rem 1rem; align-items: start; }
         .form-grid select + select { margin-top: .25rem; }
         .form-grid label.check { margin-top: 2.4rem; }
+        /* ops */
+        .ops-mail { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--card); border: 1px solid var(--line); border-radius: 8px;
+          padding: .75rem 1rem; font-size: .9rem; max-width: 100%; }
+        .ops-links { margin: .25rem 0; padding-left: 1.25rem; }
+        .ops-rates td { font-variant-numeric: tabular-nums; }
         """
 
     /// The only script: the typed confirmation's button waits for the username (the server

@@ -53,8 +53,9 @@ extension ConsoleResponder {
         let seconds = max(0, (clock().millisecondsSince1970 - status.startedAt.millisecondsSince1970) / 1000)
         let uptime = "\(seconds / 86_400)d \(seconds % 86_400 / 3600)h \(seconds % 3600 / 60)m \(seconds % 60)s"
         let mail = await status.mailQueue().map(String.init) ?? visit.word("notConfigured")
-        let values: [String: Any] = ["version": RooftopVersion.current, "database": status.database, "mailQueue": mail, "uptime": uptime]
-        return visit.page("status", title: visit.word("status"), values: values, section: "status")
+        var values: [String: Any] = ["version": RooftopVersion.current, "database": status.database, "mailQueue": mail, "uptime": uptime]
+        if let rates = await rateValues(visit) { values["metrics"] = rates } else { values["metricsOff"] = true }
+        return visit.page("opsStatus", title: visit.word("status"), values: values, section: "status")
     }
 
     /// A `datetime-local` value (`2026-11-26T05:30`, read as UTC) or a full ISO time.

@@ -14,6 +14,16 @@ package struct ConsoleStatus: Sendable {
     package var mailQueue: @Sendable () async -> Int?
     /// When the server started.
     package var startedAt: ParseDate
+    /// The metrics registry in Prometheus's text format; nil when metrics are off.
+    package var metrics: (@Sendable () async -> String)?
+    /// The request counters' samples behind the status page's rates.
+    package var rates = RequestRates()
+    /// The whole database as `rooftop export` writes it.
+    package var export: ConsoleExport?
+    /// A consistent copy of the database file (SQLite only; nil on PostgreSQL).
+    package var backup: ConsoleBackup?
+    /// The mail outbox, when mail is written to files instead of sent.
+    package var outbox: ConsoleOutbox?
 
     /// Creates the status source.
     package init(database: String, mailQueue: @escaping @Sendable () async -> Int?, startedAt: ParseDate) {
@@ -80,6 +90,7 @@ package struct ConsoleResponder: Sendable {
         let forwardedFor = ParseResponder.forwardedFor.flatMap { request.headers[$0] }
         let ip = ParseResponder.clientIP(socket: remoteIP, forwardedFor: forwardedFor, trusted: trustedProxies)
         var visit = ConsoleVisit(request: request, base: config.path, language: Self.language(request), secure: isSecure(request, remoteIP))
+        visit.outbox = status.outbox != nil
         var response: Response
         if !config.allowedAddresses.isEmpty && !(ip.map { AddressRange.any(config.allowedAddresses, contains: $0) } ?? false) {
             response = visit.message(.forbidden, "refusedAddress", status: .forbidden)
@@ -159,6 +170,11 @@ package struct ConsoleResponder: Sendable {
         case (.post, "schema", 3): return try await schemaAction(&visit, name: rest[1], action: rest[2])
         case (.get, "audit", 1): return try await auditPage(&visit)
         case (.get, "status", 1): return await statusPage(&visit)
+        case (.get, "export", 1), (.get, "backup", 1): return exportPage(&visit)
+        case (.post, "export", 1): return await exportDownload(&visit)
+        case (.post, "backup", 1): return await backupDownload(&visit)
+        case (.get, "outbox", 1): return outboxPage(&visit)
+        case (.get, "outbox", 2): return outboxMessage(&visit, name: rest[1])
         default: return visit.message(.notFound, "notFound", status: .notFound)
         }
     }

@@ -20,6 +20,8 @@ struct ConsoleVisit {
     var form: [String: String] = [:]
     /// The signed-in admin: name, role and the session's CSRF token.
     var admin: (name: String, role: ConsoleRole, csrf: String)?
+    /// Whether the nav shows the mail outbox (mail is written to files).
+    var outbox = false
 
     init(request: Request, base: String, language: String, secure: Bool) {
         self.request = request
@@ -80,7 +82,7 @@ struct ConsoleVisit {
             layout["adminName"] = admin.name
             layout["roleLabel"] = word(admin.role == .owner ? "owner" : "readOnly")
             layout["csrf"] = admin.csrf
-            layout["nav"] = ConsoleVisit.sections.map { path, key -> [String: Any] in
+            layout["nav"] = (ConsoleVisit.sections + (outbox ? [("outbox", "opsOutbox")] : [])).map { path, key -> [String: Any] in
                 ["href": base + "/" + path, "label": word(key), "current": section == path]
             }
         }

@@ -56,6 +56,9 @@ package final class SQLiteStore: CatalogStore {
         try pool.close()
     }
 
+    /// The database file's path.
+    package var path: String { pool.path }
+
     /// Copies the database to a new file at `path` with SQLite's online backup: a consistent
     /// snapshot while the server keeps reading and writing.
     package func backup(to path: String) throws {

@@ -75,6 +75,7 @@ package func buildApplication(
         logger: dependencies.logger)
     app.addServices(
         Maintenance(accounts: accounts, store: store, clock: clock, interval: dependencies.maintenanceInterval, logger: dependencies.logger), jobs)
+    if let console, dependencies.metrics != nil { app.addServices(RateSampler(console: console, clock: clock)) }
     return app
 }
 
@@ -98,8 +99,9 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, data: Console
         absoluteTimeout: settings.absoluteTimeout)
     let rule = RateLimiter.Rule(path: "/console-login", methods: ["POST"], count: settings.loginAttemptsPerMinute, window: 60_000, zone: .ip)
     let queue = dependencies.mail?.queue
-    let status = ConsoleStatus(
+    var status = ConsoleStatus(
         database: dependencies.databaseKind, mailQueue: { await queue?.currentCounters().pending }, startedAt: clock.now())
+    addOperations(to: &status, dependencies)
     return ConsoleResponder(
         config: settings, admins: admins, sessions: sessions, accounts: accounts, data: data,
         limiter: RateLimiter(rules: [rule], store: dependencies.store, clock: now, namespace: "console:"),

@@ -47,6 +47,12 @@ package struct Dependencies: Sendable {
     package var console = ConsoleConfiguration()
     /// The database's kind as the console's status page names it.
     package var databaseKind = "SQLite"
+    /// The Prometheus registry the metrics port serves, when metrics are on; the console's
+    /// status page reads its request rates from it.
+    package var metrics: ServerMetrics?
+    /// The file outbox's directory when mail is written there instead of sent (the console's
+    /// outbox pages read it).
+    package var outboxDirectory: String?
 
     /// Dependencies with the wall clock and hourly maintenance.
     package init(

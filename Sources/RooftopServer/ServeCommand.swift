@@ -41,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
         dependencies.fileStore = try Database.fileStore(configuration, store: database.store)
         dependencies.files = configuration.files
         dependencies.console = configuration.console
+        if configuration.metricsPort > 0 { dependencies.metrics = .shared }
+        if mail != nil, configuration.mail.transport == "outbox" { dependencies.outboxDirectory = configuration.dataDir + "/outbox" }
         if configuration.databaseURI != nil { dependencies.databaseKind = "PostgreSQL" }
         dependencies.auth = configuration.auth
         // The embedding program's handlers (RooftopCommandLine.main(cloud:)); none for `rooftop`.
@@ -64,7 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
             let store = database.store
             services.append(
                 MetricsEndpoint.application(
-                    host: configuration.metricsHost, port: configuration.metricsPort, mail: mail?.queue, pool: { store.poolStatistics },
+                    host: configuration.metricsHost, port: configuration.metricsPort, metrics: .shared, mail: mail?.queue,
+                    pool: { store.poolStatistics },
                     logger: logger))
         }
         // The first Ctrl-C (or SIGTERM) lets requests in flight finish; a second Ctrl-C during

@@ -39,6 +39,7 @@ package struct AuditLog: Sendable {
         case adminLockout = "admin.lockout"
         /// The console changed a class's schema (fields, indexes, permissions, the class itself).
         case adminSchemaChanged = "admin.schema.changed"
+        case adminExport = "admin.export", adminBackup = "admin.backup"
     }
 
     let store: any DataStore

@@ -10,12 +10,12 @@ extension Transfer {
     static let fileChunkSize = 192 * 1024
 
     /// Writes every file of `files`, by name.
-    static func exportFiles(_ files: any FileStore, emit: (String) throws -> Void, progress: (String, Int, Int) -> Void) async throws {
+    static func exportFiles(_ files: any FileStore, emit: (String) async throws -> Void, progress: (String, Int, Int) -> Void) async throws {
         let names = try await files.list().sorted()
         for (index, name) in names.enumerated() {
             guard let info = try await files.info(name) else { continue }
             let chunks = (Int(info.size) + fileChunkSize - 1) / fileChunkSize
-            try emit(
+            try await emit(
                 line([
                     "file": [
                         "name": .string(name), "contentType": .string(info.contentType), "createdAt": .string(info.createdAt.iso),
@@ -27,13 +27,13 @@ extension Transfer {
             _ = try await files.read(name, range: nil) { bytes in
                 pending.append(contentsOf: bytes)
                 while pending.count >= fileChunkSize {
-                    try emit(line(["fileChunk": .string(Data(pending.prefix(fileChunkSize)).base64EncodedString())]))
+                    try await emit(line(["fileChunk": .string(Data(pending.prefix(fileChunkSize)).base64EncodedString())]))
                     pending.removeFirst(fileChunkSize)
                     written += 1
                 }
             }
             if !pending.isEmpty {
-                try emit(line(["fileChunk": .string(Data(pending).base64EncodedString())]))
+                try await emit(line(["fileChunk": .string(Data(pending).base64EncodedString())]))
                 written += 1
             }
             guard written == chunks else { throw TransferError("file \(name) changed while it was exported") }

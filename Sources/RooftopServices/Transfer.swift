@@ -16,13 +16,14 @@ package enum Transfer {
     /// Writes every class of `store` to `emit`, one JSON line at a time, then every file of
     /// `files`; `progress` hears (class, objects done, objects in the class).
     package static func export(
-        _ store: any DataStore, files: (any FileStore)? = nil, emit: (String) throws -> Void,
+        _ store: any DataStore, files: (any FileStore)? = nil, emit: (String) async throws -> Void,
         progress: (String, Int, Int) -> Void = { _, _, _ in }
     ) async throws {
-        try emit(line(header))
+        try await emit(line(header))
         for schema in try await store.allSchemas() {
             let className = schema.className
-            try emit(line(["schema": ["className": .string(className.rawValue), "definition": try JSONParser.parse(SchemaCoding.encode(schema))]]))
+            try await emit(
+                line(["schema": ["className": .string(className.rawValue), "definition": try JSONParser.parse(SchemaCoding.encode(schema))]]))
             let scope = AccessScope(classes: [className: .master])
             let total = try await store.count(FindRequest(className: className, query: .always, scope: scope))
             let relations = schema.fields.compactMap { name, type -> String? in
@@ -36,7 +37,7 @@ package enum Transfer {
                     for field in relations {
                         related[field] = .array(try await relatedIds(store, object.objectId, className, field, schema).map(JSON.string))
                     }
-                    try emit(line(objectLine(className, object, related)))
+                    try await emit(line(objectLine(className, object, related)))
                 }
                 done += objects.count
                 progress(className.rawValue, done, total)

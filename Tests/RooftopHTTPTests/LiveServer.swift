@@ -42,7 +42,7 @@ extension LiveServerTest {
         maintenanceInterval: Duration = .seconds(3600), in directory: URL? = nil, wrap: (any DataStore) -> any DataStore = { $0 },
         files: (inout FilesConfiguration) -> Void = { _ in }, wrapFiles: (any FileStore) -> any FileStore = { $0 },
         auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), webhooks: WebhookSettings = WebhookSettings(),
-        console: ConsoleConfiguration = ConsoleConfiguration(),
+        console: ConsoleConfiguration = ConsoleConfiguration(), dependencies adjust: (inout Dependencies) -> Void = { _ in },
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = directory ?? temporaryDataDirectory()
@@ -61,6 +61,7 @@ extension LiveServerTest {
         dependencies.cloud = cloud.handlers
         dependencies.webhooks = webhooks
         dependencies.console = console
+        adjust(&dependencies)
         let app = buildApplication(dependencies, host: "127.0.0.1", port: 0)
         do {
             try await app.test(.live) { client in try await body(client) }
