@@ -155,6 +155,8 @@ package struct ConsoleResponder: Sendable {
             return try await revokeSession(&visit, id: rest[1], session: rest[3])
         case (.get, "audit", 1): return try await auditPage(&visit)
         case (.get, "status", 1): return await statusPage(&visit)
+        case (_, "data", _): return try await dataRoute(&visit, rest: rest)
+        case (_, "roles", _): return try await rolesRoute(&visit, rest: rest)
         default: return visit.message(.notFound, "notFound", status: .notFound)
         }
     }

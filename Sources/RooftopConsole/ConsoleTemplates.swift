@@ -30,7 +30,7 @@ enum ConsoleTemplates {
     }()
 
     /// The areas' templates (data, schema, operations, …), one dictionary per area's file.
-    static let areaSources: [[String: String]] = []
+    static let areaSources: [[String: String]] = [dataSources]
 
     static let layout = """
         <!doctype html>

@@ -37,6 +37,9 @@ package struct AuditLog: Sendable {
         case verificationSent = "verification.sent", passwordResetSent = "password.reset.sent"
         case adminLogin = "admin.login", adminLoginFailed = "admin.login.failed", adminLogout = "admin.logout"
         case adminLockout = "admin.lockout"
+        case adminObjectCreated = "admin.object.created", adminObjectUpdated = "admin.object.updated"
+        case adminObjectDeleted = "admin.object.deleted"
+        case adminRoleCreated = "admin.role.created", adminRoleUpdated = "admin.role.updated"
     }
 
     let store: any DataStore
