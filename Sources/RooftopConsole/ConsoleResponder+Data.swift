@@ -69,6 +69,7 @@ extension ConsoleResponder {
         let path = visit.base + "/data/" + schema.className.rawValue
         var values: [String: Any] = [
             "className": schema.className.rawValue, "filters": table.filterRows { words[$0] ?? $0 }, "advanced": table.advancedText,
+            "hasAdvanced": !table.advancedText.isEmpty,
             "sortFields": table.sortChoices, "descending": table.descending, "schemaHref": visit.base + "/schema/" + schema.className.rawValue,
             "newHref": path + "/new", "path": path,
         ]
@@ -90,7 +91,7 @@ extension ConsoleResponder {
                 let id = object["objectId"]?.stringValue ?? ""
                 return [
                     "id": id, "href": visit.base + "/data/" + schema.className.rawValue + "/" + id,
-                    "cells": table.columns.dropFirst().map { ConsoleValues.short(object[$0], schema.fields[$0]) },
+                    "cells": table.columns.dropFirst().map { ConsoleValues.cell(object[$0], column: $0, schema.fields[$0]) },
                 ]
             }
             values["hasRows"] = !page.isEmpty

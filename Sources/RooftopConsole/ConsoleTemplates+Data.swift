@@ -9,7 +9,7 @@ extension ConsoleTemplates {
         <h1>{{t.data}}</h1>
         <p class="hint">{{t.dataCountHint}}</p>
         <div class="scroll"><table>
-        <thead><tr><th scope="col">{{t.dataClass}}</th><th scope="col" class="num">{{t.dataObjects}}</th><th scope="col" class="num">{{t.fields}}</th><th scope="col">{{t.dataSchema}}</th></tr></thead>
+        <thead><tr><th scope="col">{{t.dataClass}}</th><th scope="col" class="num">{{t.dataObjects}}</th><th scope="col" class="num">{{t.dataFields}}</th><th scope="col">{{t.dataSchema}}</th></tr></thead>
         <tbody>
         {{#classes}}<tr><td><a href="{{base}}/data/{{name}}">{{name}}</a></td><td class="num">{{count}}</td><td class="num">{{fields}}</td><td><a href="{{base}}/schema/{{name}}" aria-label="{{t.dataSchema}}: {{name}}">{{t.dataSchema}}</a></td></tr>{{/classes}}
         </tbody></table></div>
@@ -28,7 +28,7 @@ extension ConsoleTemplates {
         <label for="v{{index}}" class="visually-hidden">{{t.dataValue}} {{number}}</label>
         <input id="v{{index}}" name="v{{index}}" value="{{value}}" placeholder="{{t.dataValue}}">
         </div>{{/filters}}
-        <details{{#advanced}} open{{/advanced}}><summary>{{t.dataAdvanced}}</summary>
+        <details{{#hasAdvanced}} open{{/hasAdvanced}}><summary>{{t.dataAdvanced}}</summary>
         <label for="where">{{t.dataWhereJSON}}</label>
         <textarea id="where" name="where" rows="3" spellcheck="false">{{advanced}}</textarea>
         </details>

@@ -28,6 +28,15 @@ enum ConsoleValues {
         return text.count > 80 ? String(text.prefix(79)) + "…" : text
     }
 
+    /// A table cell: `createdAt` and `updatedAt` (ISO strings on the wire) as the console shows
+    /// times, everything else as `short`.
+    static func cell(_ value: JSON?, column: String, _ type: FieldType?) -> String {
+        if column == "createdAt" || column == "updatedAt", let date = value?.stringValue.flatMap(ParseDate.init(iso:)) {
+            return ConsoleResponder.time(date)
+        }
+        return short(value, type)
+    }
+
     static func aclSummary(_ acl: ACL) -> String {
         let keys = acl.readers.union(acl.writers).sorted()
         if keys.isEmpty { return "master only" }

@@ -126,14 +126,14 @@ import Testing
     }
 
     /// The table's queries read a range of an index, at any size: the default order (objectId)
-    /// always, and createdAt once the class has an index on it (made on the schema page or
-    /// through `/schemas`), first page and after a cursor.
+    /// always, and createdAt once the class has an index on it and objectId (made on the schema
+    /// page or through `/schemas`), first page and after a cursor.
     @Test func tableQueriesUseAnIndex() async throws {
         let stores = StoreBox()
         try await withServer(wrap: stores.keep) { client in
             let id = try await masterCreate(client, "Item", #"{"name":"a"}"#)
             let indexed = try await call(
-                client, .put, "/parse/schemas/Item", body: #"{"className":"Item","indexes":{"created":{"createdAt":1}}}"#, master: true)
+                client, .put, "/parse/schemas/Item", body: #"{"className":"Item","indexes":{"created":{"createdAt":1,"objectId":1}}}"#, master: true)
             #expect(indexed.status == 200, "\(indexed.json)")
             let store = try stores.store
             let schema = try #require(try await store.schema(try ClassName("Item")))
