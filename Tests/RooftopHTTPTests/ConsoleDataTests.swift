@@ -35,8 +35,9 @@ import Testing
             let (session, _) = try await consoleAdmin(client, stores)
             var all: Set<String> = []
             for i in 0..<120 {
-                // Every seventh item has no score: missing values sort first, in both stores.
-                let score = i % 7 == 3 ? "" : #","score":\#(i)"#
+                // Every other item has no score, more than a page of them: missing values sort
+                // first, in both stores, and a page can end on one.
+                let score = i % 2 == 0 ? "" : #","score":\#(i)"#
                 all.insert(try await masterCreate(client, "Item", #"{"name":"item-\#(i)"\#(score)}"#))
             }
             let cookies = ["rooftop_console": session]
@@ -68,12 +69,12 @@ import Testing
                 #expect(page.status == 200, "\(query): \(page.html.prefix(300))")
                 return page.rowIds("Item").count
             }
-            #expect(try await count(["f0": "score", "o0": "gte", "v0": "100"]) == 17)
+            #expect(try await count(["f0": "score", "o0": "gte", "v0": "100"]) == 10)
             #expect(try await count(["f0": "name", "o0": "starts", "v0": "item-11"]) == 11)
             #expect(try await count(["f0": "score", "o0": "in", "v0": "1, 2, 3"]) == 2)
-            #expect(try await count(["f0": "score", "o0": "missing", "v0": ""]) == 17)
-            #expect(try await count(["f0": "score", "o0": "lt", "v0": "10", "f1": "name", "o1": "ne", "v1": "item-0"]) == 8)
-            #expect(try await count(["where": #"{"score":{"$gt":115}}"#]) == 4)
+            #expect(try await count(["f0": "score", "o0": "missing", "v0": ""]) == 50)
+            #expect(try await count(["f0": "score", "o0": "lt", "v0": "10", "f1": "name", "o1": "ne", "v1": "item-1"]) == 4)
+            #expect(try await count(["where": #"{"score":{"$gt":115}}"#]) == 2)
             #expect(try await count(["where": #"{"name":{"$regex":"^item-1$"}}"#, "f0": "score", "o0": "exists"]) == 1)
             // Operators where a value belongs are only text.
             #expect(try await count(["f0": "name", "o0": "eq", "v0": #"{"$ne":null}"#]) == 0)
