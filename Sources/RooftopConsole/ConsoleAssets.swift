@@ -82,7 +82,9 @@ enum ConsoleAssets {
         table.acl th[scope="row"] { color: var(--ink); font-weight: 400; }
         table.acl td { text-align: center; }
         table.acl input[type="checkbox"], label.check input { width: 1.25rem; height: 1.25rem; }
-        label.check { display: inline-flex; align-items: center; gap: .35rem; font-weight: 400; margin: .25rem .75rem .25rem 0; }
+        label.check { display: flex; width: fit-content; align-items: center; gap: .35rem; font-weight: 400; margin: .5rem .75rem .25rem 0; }
+        .row label.check { margin-top: 0; }
+        .scroll + section, .facts + section, .data-table + p { margin-top: 1rem; }
         .acl-add, .add-member { margin: .5rem 0 .75rem; }
         .members { padding-left: 1.25rem; }
         .members li { margin: .25rem 0; }

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
@@ -31,6 +32,8 @@ def main():
     driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"))
     driver.set_page_load_timeout(60)
     wait = WebDriverWait(driver, 30)
+    # While the next page replaces this one, the old rows go stale: read again, never fail.
+    settle = WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,))
     shots = []
     seen = {}
 
@@ -75,7 +78,7 @@ def main():
         Select(driver.find_element(By.ID, "f0")).select_by_value("rank")
         Select(driver.find_element(By.ID, "o0")).select_by_value("lt")
         driver.find_element(By.ID, "v0").send_keys("10" + Keys.ENTER)
-        wait.until(lambda d: len(rows()) == 10)
+        settle.until(lambda d: len(rows()) == 10)
         seen["filtered"] = len(rows())
         # Sorted by rank, descending, by clicking its header twice.
         driver.find_element(By.LINK_TEXT, "rank").click()
@@ -83,13 +86,15 @@ def main():
         driver.find_element(By.LINK_TEXT, "rank").click()
         wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "th[aria-sort='descending']")))
         rank_column = [th.text.split(" ")[0] for th in driver.find_elements(By.CSS_SELECTOR, "thead th")].index("rank")
+        settle.until(lambda d: len(rows()) == 10)
         seen["sorted_ranks"] = [r.find_elements(By.TAG_NAME, "td")[rank_column].text
                                 for r in driver.find_elements(By.CSS_SELECTOR, ".data-table tbody tr")]
         # Paging: clear the filter, then follow the next page.
         driver.get(base + "/data/Item?sort=rank")
         first = rows()
         driver.find_element(By.CSS_SELECTOR, "a[rel='next']").click()
-        wait.until(lambda d: rows() and rows()[0] not in first)
+        settle.until(lambda d: rows() and rows()[0] not in first)
+        settle.until(lambda d: len(rows()) == 10)
         seen["second_page"] = len(rows())
         seen["pages_overlap"] = bool(set(first) & set(rows()))
         both_languages("table", base + "/data/Item?sort=rank")
