@@ -95,7 +95,8 @@ import Testing
             for query in [
                 ["where": bogus], ["where": "{not json"], ["where": deep], ["where": "[1,2]"], ["f0": "$where", "o0": "eq", "v0": "1"],
                 ["f0": "name", "o0": "$regex", "v0": "."], ["where": String(repeating: " ", count: 10) + "\u{0}"],
-                ["where": #"{"ACL":{"$exists":true}}"#], ["after": #"{"v":{"$gt":1},"id":"x"}"#, "sort": "name", "f0": "name\u{0}", "o0": "eq"],
+                ["where": #"{"ACL":{"$exists":true}}"#], ["where": "{" + String(repeating: " ", count: 20_000) + "}"],
+                ["after": #"{"v":{"$gt":1},"id":"x"}"#, "sort": "name", "f0": "name\u{0}", "o0": "eq"],
             ] {
                 let page = try await consoleRequest(client, .get, "/console/data/Item?" + ConsoleQuery.encode(query), cookies: cookies)
                 #expect(page.status == 400, "\(query)")

@@ -72,6 +72,10 @@ import Testing
                 #expect(refused.status == 400, "\(field)")
                 #expect(refused.html.contains("role=\"alert\"") && refused.html.contains(message), "\(field): \(message)")
             }
+            let huge = try await consoleRequest(
+                client, .post, "/console/data/Post/\(id)/save", cookies: cookies,
+                form: ["csrf": csrf, "v:title": String(repeating: "x", count: 70_000)])
+            #expect(huge.status == 413, "a form is capped at 64 KiB")
             #expect(try await call(client, .get, "/parse/classes/Post/\(id)", master: true).json["title"] == "changed")
             // Emptying a box removes the field; operators in a string field are only text.
             let emptied = try await consoleRequest(
