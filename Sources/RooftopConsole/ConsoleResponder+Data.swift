@@ -18,6 +18,8 @@ extension ConsoleResponder {
         guard let schema = try await consoleSchema(rest[1]) else { return visit.message(.notFound, "dataNoClass", status: .notFound) }
         switch (method, rest.count) {
         case (.get, 2): return try await tablePage(&visit, schema: schema)
+        case (_, 3) where rest[2] == "new" && !Self.creatable(schema.className):
+            return visit.message(.forbidden, "dataNoCreate", status: .forbidden)
         case (.get, 3) where rest[2] == "new": return try await objectPage(&visit, schema: schema, id: nil)
         case (.post, 3) where rest[2] == "new": return try await createObject(&visit, schema: schema)
         case (.get, 3): return try await objectPage(&visit, schema: schema, id: rest[2])
@@ -81,7 +83,7 @@ extension ConsoleResponder {
             }
             return header
         }
-        values["canChange"] = visit.admin?.role == .owner && Self.writable(schema.className)
+        values["canChange"] = visit.admin?.role == .owner && Self.creatable(schema.className)
         values["isUser"] = schema.className == .user
         var error: String?
         do {
@@ -116,4 +118,8 @@ extension ConsoleResponder {
     /// Classes the console writes like any other (`_Session` is shown, never changed here; the
     /// API refuses the audit log and the server-managed classes with its own message).
     static func writable(_ className: ClassName) -> Bool { className != .session }
+
+    /// Classes the console creates objects in: users sign up (their password hashed, their
+    /// username and email normalized by the account use cases), never here.
+    static func creatable(_ className: ClassName) -> Bool { writable(className) && className != .user }
 }

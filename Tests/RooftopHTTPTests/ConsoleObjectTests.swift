@@ -187,6 +187,9 @@ import Testing
                 #expect(refused.status == 403, "\(action)")
             }
             #expect(try await consoleRequest(client, .post, "/console/data/_Session/new", cookies: cookies, form: ["csrf": csrf]).status == 403)
+            #expect(try await consoleRequest(client, .get, "/console/data/_User/new", cookies: cookies).status == 403)
+            #expect(try await consoleRequest(client, .post, "/console/data/_User/new", cookies: cookies, form: ["csrf": csrf]).status == 403)
+            #expect(try await call(client, .get, "/parse/users", master: true).json["results"]?.arrayValue?.count == 1)
             #expect(try await me(client, user.token)["username"] == "carol")
             // The audit log is written by the server only: the API's refusal, shown.
             let audit = try await call(client, .get, "/parse/classes/_Audit?limit=1", master: true)

@@ -50,6 +50,13 @@ import Testing
                 client, .post, "/console/roles/\(staff)/add-role", cookies: cookies, form: ["csrf": csrf, "member": "Leads"])
             #expect(child.status == 200 && child.html.contains(#"<a href="/console/roles/\#(leads)">Leads</a>"#))
             #expect(try await danaFinds() == 1)
+            // The relation's table (linked from the role's object page), and its next page: the
+            // `$relatedTo` filter combined with the keyset cursor.
+            let related = #"{"$relatedTo":{"object":{"__type":"Pointer","className":"_Role","objectId":"\#(leads)"},"key":"users"}}"#
+            for query in [["where": related], ["where": related, "after": #"{"id":"0","v":null}"#]] {
+                let table = try await consoleRequest(client, .get, "/console/data/_User?" + ConsoleQuery.encode(query), cookies: cookies)
+                #expect(table.status == 200 && table.rowIds("_User") == [dana.id], "\(query)")
+            }
             let parent = try await consoleRequest(client, .get, "/console/roles/\(leads)", cookies: cookies)
             #expect(parent.html.contains(#"<a href="/console/roles/\#(staff)">Staff</a>"#), "Leads shows the role it inherits")
             for (action, member) in [("add-user", "nobody"), ("add-role", staff), ("add-role", #"{"$ne":null}"#), ("add-user", "a\u{0}")] {
