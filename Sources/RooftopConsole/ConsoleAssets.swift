@@ -79,6 +79,38 @@ enum ConsoleAssets {
           padding: .75rem 1rem; font-size: .9rem; max-width: 100%; }
         .ops-links { margin: .25rem 0; padding-left: 1.25rem; }
         .ops-rates td { font-variant-numeric: tabular-nums; }
+        /* data */
+        td.num, th.num { text-align: right; }
+        .where fieldset { border: 1px solid var(--line); border-radius: 8px; padding: .5rem 1rem 1rem; margin: 0 0 .75rem; background: var(--card); }
+        .where legend { font-weight: 600; padding: 0 .25rem; }
+        .filter-row { display: grid; grid-template-columns: minmax(8rem, 1fr) minmax(8rem, 1fr) minmax(8rem, 2fr); gap: .5rem; margin: .5rem 0; }
+        .filter-row select, .filter-row input { max-width: none; }
+        .where details { margin-top: .5rem; }
+        .where .row { margin-bottom: 1rem; }
+        .where .row label { margin: 0; }
+        .where .row select { width: auto; }
+        textarea { font: .9rem ui-monospace, SFMono-Regular, Menlo, monospace; width: 100%; padding: .5rem .6rem; border: 1px solid #9aa3b2; border-radius: 6px; }
+        .data-table td { max-width: 22rem; overflow: hidden; text-overflow: ellipsis; }
+        .editors .editor { margin-bottom: .5rem; }
+        .editors input, .editors select { max-width: 36rem; }
+        .editors .type { color: var(--muted); font-weight: 400; }
+        .readonly { padding: .25rem 0; word-break: break-all; }
+        table.acl { width: auto; min-width: 18rem; }
+        table.acl th[scope="row"] { color: var(--ink); font-weight: 400; }
+        table.acl td { text-align: center; }
+        table.acl input[type="checkbox"], label.check input { width: 1.25rem; height: 1.25rem; }
+        label.check { display: flex; width: fit-content; align-items: center; gap: .35rem; font-weight: 400; margin: .5rem .75rem .25rem 0; }
+        .row label.check { margin-top: 0; }
+        .scroll + section, .facts + section, .data-table + p { margin-top: 1rem; }
+        .acl-add, .add-member { margin: .5rem 0 .75rem; }
+        .members { padding-left: 1.25rem; }
+        .members li { margin: .25rem 0; }
+        form.inline { display: inline; margin-left: .5rem; }
+        button.small { min-height: 2rem; padding: .15rem .6rem; font-size: .9rem; background: transparent; color: var(--danger); border-color: var(--danger); }
+        @media (max-width: 600px) {
+          .filter-row { grid-template-columns: 1fr 1fr; }
+          .filter-row input { grid-column: 1 / -1; }
+        }
         """
 
     /// The only script: the typed confirmation's button waits for the username (the server

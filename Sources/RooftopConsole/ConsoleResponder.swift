@@ -175,6 +175,8 @@ package struct ConsoleResponder: Sendable {
         case (.post, "backup", 1): return await backupDownload(&visit)
         case (.get, "outbox", 1): return outboxPage(&visit)
         case (.get, "outbox", 2): return outboxMessage(&visit, name: rest[1])
+        case (_, "data", _): return try await dataRoute(&visit, rest: rest)
+        case (_, "roles", _): return try await rolesRoute(&visit, rest: rest)
         default: return visit.message(.notFound, "notFound", status: .notFound)
         }
     }

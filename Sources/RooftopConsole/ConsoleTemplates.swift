@@ -30,7 +30,7 @@ enum ConsoleTemplates {
     }()
 
     /// The areas' templates (data, schema, operations, …), one dictionary per area's file.
-    static let areaSources: [[String: String]] = [schemaSources, opsSources]
+    static let areaSources: [[String: String]] = [schemaSources, opsSources, dataSources]
 
     static let layout = """
         <!doctype html>

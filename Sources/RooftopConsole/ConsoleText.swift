@@ -12,8 +12,8 @@ enum ConsoleText {
     static let japanese: [String: String] = areaJapanese.reduce(into: coreJapanese) { all, area in all.merge(area) { first, _ in first } }
 
     /// The areas' words, one dictionary per area's file, in the same order in both languages.
-    static let areaEnglish: [[String: String]] = [schemaEnglish, opsEnglish]
-    static let areaJapanese: [[String: String]] = [schemaJapanese, opsJapanese]
+    static let areaEnglish: [[String: String]] = [schemaEnglish, opsEnglish, dataEnglish]
+    static let areaJapanese: [[String: String]] = [schemaJapanese, opsJapanese, dataJapanese]
 
     static let coreEnglish: [String: String] = [
         "console": "Console", "skip": "Skip to content", "navigation": "Console sections", "signIn": "Sign in", "signOut": "Sign out",

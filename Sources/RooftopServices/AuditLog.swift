@@ -40,6 +40,9 @@ package struct AuditLog: Sendable {
         /// The console changed a class's schema (fields, indexes, permissions, the class itself).
         case adminSchemaChanged = "admin.schema.changed"
         case adminExport = "admin.export", adminBackup = "admin.backup"
+        case adminObjectCreated = "admin.object.created", adminObjectUpdated = "admin.object.updated"
+        case adminObjectDeleted = "admin.object.deleted"
+        case adminRoleCreated = "admin.role.created", adminRoleUpdated = "admin.role.updated"
     }
 
     let store: any DataStore

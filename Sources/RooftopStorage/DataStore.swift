@@ -29,6 +29,10 @@ package protocol DataStore: RateLimitStore, OneTimeStore, ConsoleRecordStore {
     func count(_ request: FindRequest) async throws -> Int
     /// The database's plan for a find, one line per step: which indexes it uses.
     func queryPlan(_ request: FindRequest) async throws -> [String]
+    /// How many objects `className` holds, reading at most `cap` rows of it (the console's
+    /// classes page): a class missing from the catalog counts 0. The table name comes from the
+    /// catalog, never from the caller.
+    func estimatedCount(_ className: ClassName, cap: Int) async throws -> ObjectCount
     /// Performs writes in one transaction: all succeed or none does.
     ///
     /// An object that does not exist or that `access` may not write fails the group with 101.

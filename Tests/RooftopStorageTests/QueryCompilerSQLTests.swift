@@ -203,7 +203,7 @@ import Testing
         let pg = try Self.compile(request, PostgresDialect())
         #expect(
             pg.sql == Self.pgSelect + Self.pgACL
-                + " AND 1 = 1 ORDER BY NULLIF(data #> '{score}', 'null'::jsonb) DESC NULLS LAST, (data #>> '{title}') ASC NULLS FIRST, createdAt ASC NULLS FIRST LIMIT $5 OFFSET $6"
+                + " AND 1 = 1 ORDER BY NULLIF(data #> '{score}', 'null'::jsonb) DESC NULLS LAST, (data #>> '{title}') ASC NULLS FIRST, createdAt ASC LIMIT $5 OFFSET $6"
         )
         #expect(pg.bindings == Self.userGroup + [.integer(10), .integer(20)])
     }

@@ -20,6 +20,9 @@ package struct QueryCompiler {
         }
     }
 
+    /// Columns every table has and never holds NULL in.
+    static let notNullColumns: Set<String> = ["objectId", "createdAt", "updatedAt"]
+
     let dialect: any SQLDialect
     let catalog: Catalog
     let scope: AccessScope
@@ -77,7 +80,11 @@ package struct QueryCompiler {
         if !count {
             if !request.options.order.isEmpty {
                 let keys = request.options.order.map { key in
-                    sortExpression(key.path, schema: schema, alias: nil) + dialect.order(descending: key.descending)
+                    // The built-in columns are never NULL: a plain direction lets PostgreSQL read
+                    // them in an index's order (an index sorts NULLs last, Parse sorts them first).
+                    let builtIn = key.path.subkeys.isEmpty && QueryCompiler.notNullColumns.contains(key.path.field.rawValue)
+                    return sortExpression(key.path, schema: schema, alias: nil)
+                        + (builtIn ? (key.descending ? " DESC" : " ASC") : dialect.order(descending: key.descending))
                 }
                 out.sql += " ORDER BY " + keys.joined(separator: ", ")
             }
