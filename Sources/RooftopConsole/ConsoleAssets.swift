@@ -62,6 +62,17 @@ enum ConsoleAssets {
           .facts dt { margin-top: .5rem; }
           h1 { font-size: 1.35rem; }
         }
+        /* users */
+        .user-edit label.check, label.check { display: flex; align-items: center; gap: .5rem; font-weight: 600; }
+        label.check input { width: auto; }
+        .user-edit button { margin-top: 1rem; }
+        textarea { font: inherit; font-family: ui-monospace, monospace; padding: .5rem .6rem; border: 1px solid #9aa3b2; border-radius: 6px; width: 100%; max-width: 40rem; }
+        .card.wide { max-width: 42rem; }
+        .card.wide button { display: block; }
+        ul.owned { margin: .25rem 0 .75rem; padding-left: 1.25rem; }
+        ul.owned code { word-break: break-all; }
+        table.view-as td.wrap { min-width: 20rem; }
+        table.view-as td.wrap code { word-break: break-all; white-space: pre-wrap; }
         """
 
     /// The only script: the typed confirmation's button waits for the username (the server

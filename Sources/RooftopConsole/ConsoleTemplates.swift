@@ -30,7 +30,7 @@ enum ConsoleTemplates {
     }()
 
     /// The areas' templates (data, schema, operations, …), one dictionary per area's file.
-    static let areaSources: [[String: String]] = []
+    static let areaSources: [[String: String]] = [userSources]
 
     static let layout = """
         <!doctype html>
@@ -115,6 +115,9 @@ enum ConsoleTemplates {
         </dl>
         {{#hasFields}}<h3>{{t.fields}}</h3><dl class="facts">{{#fields}}<dt>{{name}}</dt><dd><code>{{value}}</code></dd>{{/fields}}</dl>{{/hasFields}}
         </section>
+        {{> userEditSection}}
+        {{> userOwnedSection}}
+        {{> userViewAsSection}}
         {{#canChange}}
         <section aria-labelledby="actions-h"><h2 id="actions-h">{{t.actions}}</h2>
         <div class="actions">

@@ -37,6 +37,7 @@ package struct AuditLog: Sendable {
         case verificationSent = "verification.sent", passwordResetSent = "password.reset.sent"
         case adminLogin = "admin.login", adminLoginFailed = "admin.login.failed", adminLogout = "admin.logout"
         case adminLockout = "admin.lockout"
+        case adminUserUpdated = "admin.user.updated", adminUserViewAs = "admin.user.viewAs"
     }
 
     let store: any DataStore
