@@ -66,7 +66,10 @@ extension ConsoleResponder {
                     "className": name, "field": field, "count": count,
                     "classHref": "\(name)?where=" + Self.queryValue(JSONWriter.string(condition, sortedKeys: true)),
                     "objects": found.prefix(Self.ownedShown).map { object -> [String: Any] in
-                        ["objectId": object["objectId"]?.stringValue ?? "", "created": object["createdAt"]?.stringValue ?? ""]
+                        [
+                            "objectId": object["objectId"]?.stringValue ?? "",
+                            "created": object["createdAt"]?.stringValue.flatMap(ParseDate.init(iso:)).map(Self.time) ?? "",
+                        ]
                     },
                 ])
             }

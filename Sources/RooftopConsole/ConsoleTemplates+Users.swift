@@ -67,7 +67,7 @@ extension ConsoleTemplates {
         <button type="submit">{{t.userView}}</button>
         </form>
         {{#searched}}
-        <h2>{{className}}</h2>
+        <h2 id="va-results">{{className}}</h2>
         {{#hasResults}}
         <div class="scroll"><table class="view-as">
         <thead><tr><th scope="col">objectId</th><th scope="col">{{t.userObject}}</th></tr></thead>

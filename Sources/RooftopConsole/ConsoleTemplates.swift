@@ -115,9 +115,6 @@ enum ConsoleTemplates {
         </dl>
         {{#hasFields}}<h3>{{t.fields}}</h3><dl class="facts">{{#fields}}<dt>{{name}}</dt><dd><code>{{value}}</code></dd>{{/fields}}</dl>{{/hasFields}}
         </section>
-        {{> userEditSection}}
-        {{> userOwnedSection}}
-        {{> userViewAsSection}}
         {{#canChange}}
         <section aria-labelledby="actions-h"><h2 id="actions-h">{{t.actions}}</h2>
         <div class="actions">
@@ -135,6 +132,9 @@ enum ConsoleTemplates {
         {{/hasSessions}}
         {{^sessions}}<p>{{t.noSessions}}</p>{{/sessions}}
         </section>
+        {{> userEditSection}}
+        {{> userOwnedSection}}
+        {{> userViewAsSection}}
         <section aria-labelledby="events-h"><h2 id="events-h">{{t.recentEvents}}</h2>
         {{> events}}
         <p><a href="{{base}}/audit?user={{id}}">{{t.audit}} →</a></p>

@@ -36,9 +36,12 @@ def main():
     shots = []
     seen = {}
 
-    def shoot(name, language):
+    def shoot(name, language, anchor=None):
         for label, width, height in SIZES:
             driver.set_window_size(width, height)
+            if anchor:
+                # The page's own sections lie below the profile: show them.
+                driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", anchor)
             path = os.path.join(shots_dir, f"{name}-{language}-{label}.png")
             driver.save_screenshot(path)
             shots.append(path)
@@ -46,6 +49,12 @@ def main():
                 # Wide tables scroll inside their own box: the page itself never scrolls sideways.
                 seen[f"{name}_{language}_page_overflow"] = driver.execute_script(
                     "return document.documentElement.scrollWidth > document.documentElement.clientWidth")
+                if seen[f"{name}_{language}_page_overflow"]:
+                    seen[f"{name}_{language}_wide"] = driver.execute_script(
+                        "var w = document.documentElement.clientWidth; return Array.from(document.querySelectorAll('body *'))"
+                        ".filter(function (e) { return e.getBoundingClientRect().right > w + 1 && !(e.parentElement && e.parentElement.closest('.scroll')); }).slice(0, 5)"
+                        ".map(function (e) { return e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right); })"
+                        ".concat([document.documentElement.scrollWidth, w]);")
         driver.set_window_size(1280, 900)
 
     def notice():
@@ -74,22 +83,24 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "form.user-edit button[type=submit]").click()
         seen["edit_notice"] = notice()
         seen["nickname_after"] = driver.find_element(By.ID, "edit-nickname").get_attribute("value")
-        shoot("user-edit", "en")
+        shoot("user-edit", "en", "edit-h")
+        shoot("user-owned", "en", "owned-h")
         Select(driver.find_element(By.ID, "viewas-class")).select_by_value(class_name)
         driver.find_element(By.CSS_SELECTOR, "form[action$='/view-as'] button").click()
         wait.until(ec.presence_of_element_located((By.ID, "va-where")))
         seen["viewed"] = viewed()
-        shoot("user-viewas", "en")
+        shoot("user-viewas", "en", "va-results")
         driver.get(base + "/users?lang=ja&q=" + prefix)
         seen["search_ja"] = wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "label[for=q]"))).text
         shoot("user-search", "ja")
         driver.get(user_url)
         seen["edit_ja"] = wait.until(ec.presence_of_element_located((By.ID, "edit-h"))).text
-        shoot("user-edit", "ja")
+        shoot("user-edit", "ja", "edit-h")
+        shoot("user-owned", "ja", "owned-h")
         driver.get(user_url + "/view-as?class=" + class_name)
         seen["viewas_ja"] = wait.until(ec.presence_of_element_located((By.TAG_NAME, "h1"))).text
         seen["viewed_ja"] = viewed()
-        shoot("user-viewas", "ja")
+        shoot("user-viewas", "ja", "va-results")
         seen["screenshots"] = shots
         print(json.dumps(seen, ensure_ascii=False))
     finally:
