@@ -22,11 +22,14 @@ extension ConsoleResponder {
             let current = user.fields[name]
             var field: [String: Any] = ["name": name, "type": type.name, "inputId": "edit-" + name]
             switch type {
-            case .boolean: field["isBoolean"] = true
+            case .boolean:
+                field["isBoolean"] = true
                 field["checked"] = current?.boolValue == true
-            case .number: field["isNumber"] = true
+            case .number:
+                field["isNumber"] = true
                 field["value"] = current?.numberValue.map { JSONWriter.string(.number($0)) } ?? ""
-            default: field["isText"] = true
+            default:
+                field["isText"] = true
                 field["value"] = current?.stringValue ?? ""
             }
             return field

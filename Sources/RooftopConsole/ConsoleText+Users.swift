@@ -9,7 +9,8 @@ extension ConsoleText {
         "userOwnedHint": "Objects whose Pointer<_User> field points at this user, newest first (10 per field).",
         "userOwnsNothing": "No object points at this user.",
         "userViewAs": "View as this user",
-        "userViewAsHint": "Read-only: exactly what a find by this user's session answers (ACLs, class permissions, protected fields). No session is created; the view is audited.",
+        "userViewAsHint":
+            "Read-only: exactly what a find by this user's session answers (ACLs, class permissions, protected fields). No session is created; the view is audited.",
         "userClass": "Class", "userView": "View", "userWhere": "where (JSON, optional)",
         "userWhereHint": "As in a REST query, e.g. {\"score\":{\"$gt\":1}}. The first 50 objects are shown.",
         "userGetById": "Or get one objectId", "userObject": "Object as the user sees it",

@@ -52,7 +52,9 @@ import Testing
             #expect(seen["edit_ja"] == "フィールドの編集")
             #expect(seen["viewas_ja"] == "このユーザーとして表示: anabel")
             for page in ["user-search", "user-edit", "user-owned", "user-viewas"] {
-                for language in ["en", "ja"] { #expect(seen["\(page)_\(language)_page_overflow"] == false, "\(page) \(language) \(seen["\(page)_\(language)_wide"] ?? .null)") }
+                for language in ["en", "ja"] {
+                    #expect(seen["\(page)_\(language)_page_overflow"] == false, "\(page) \(language) \(seen["\(page)_\(language)_wide"] ?? .null)")
+                }
             }
             #expect((seen["screenshots"]?.arrayValue?.count ?? 0) == 16)
         }

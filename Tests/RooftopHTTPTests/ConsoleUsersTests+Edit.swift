@@ -12,7 +12,8 @@ extension ConsoleUsersTests {
     /// The edit form a user's page shows, as a browser would post it back unchanged.
     static func editForm(_ page: ConsolePage) -> [String: String] {
         var form: [String: String] = ["csrf": page.hidden("csrf") ?? ""]
-        guard let start = page.html.range(of: "/edit\" class=\"user-edit\">"), let end = page.html.range(of: "</form>", range: start.upperBound..<page.html.endIndex)
+        guard let start = page.html.range(of: "/edit\" class=\"user-edit\">"),
+            let end = page.html.range(of: "</form>", range: start.upperBound..<page.html.endIndex)
         else { return form }
         for input in page.html[start.upperBound..<end.lowerBound].components(separatedBy: "<input").dropFirst() {
             func attribute(_ name: String) -> String? {

@@ -20,7 +20,8 @@ extension ConsoleUsersTests {
             try await consoleAdmins(try stores.store).create(name: "viewer", password: password, role: .readOnly, totp: false)
             let ana = try await signUp(client, "ana")
             let bob = try await signUp(client, "bob")
-            let role = #"{"name":"editors","ACL":{"*":{"read":true}},"users":{"__op":"AddRelation","objects":[{"__type":"Pointer","className":"_User","objectId":"\#(ana.id)"}]}}"#
+            let role =
+                #"{"name":"editors","ACL":{"*":{"read":true}},"users":{"__op":"AddRelation","objects":[{"__type":"Pointer","className":"_User","objectId":"\#(ana.id)"}]}}"#
             #expect(try await call(client, .post, "/parse/roles", body: role, master: true).status == 201)
             var ids: [String: String] = [:]
             for (name, acl) in [
@@ -30,7 +31,8 @@ extension ConsoleUsersTests {
                 let body = #"{"name":"\#(name)","secret":"s-\#(name)","score":\#(name.count),"ACL":\#(acl)}"#
                 ids[name] = try #require(try await call(client, .post, "/parse/classes/Note", body: body, master: true).json["objectId"]?.stringValue)
             }
-            let clp = #"{"classLevelPermissions":{"find":{"*":true},"get":{"*":true},"count":{"*":true},"create":{"*":true},"update":{"*":true},"delete":{"*":true},"addField":{"*":true},"protectedFields":{"*":["secret"]}}}"#
+            let clp =
+                #"{"classLevelPermissions":{"find":{"*":true},"get":{"*":true},"count":{"*":true},"create":{"*":true},"update":{"*":true},"delete":{"*":true},"addField":{"*":true},"protectedFields":{"*":["secret"]}}}"#
             #expect(try await call(client, .put, "/parse/schemas/Note", body: clp, master: true).status == 200)
             let sessionsBefore = try await call(client, .get, "/parse/classes/_Session?count=1&limit=0", master: true).json["count"]
             let session = try #require(try await consoleSignIn(client, "viewer", password).session)
@@ -54,7 +56,8 @@ extension ConsoleUsersTests {
             let all = try await consoleRequest(client, .get, "/console/users/\(ana.id)/view-as?class=Note", cookies: cookies)
             #expect(Set(Self.viewed(all)) == Set(["public", "anas", "editors"].compactMap { ids[$0] }))
             // A get by objectId: hers answers, bob's is not found for her.
-            let own = try await consoleRequest(client, .get, "/console/users/\(ana.id)/view-as?class=Note&objectId=\(ids["anas"] ?? "")", cookies: cookies)
+            let own = try await consoleRequest(
+                client, .get, "/console/users/\(ana.id)/view-as?class=Note&objectId=\(ids["anas"] ?? "")", cookies: cookies)
             #expect(Self.viewed(own) == [ids["anas"]].compactMap { $0 })
             let others = try await consoleRequest(
                 client, .get, "/console/users/\(ana.id)/view-as?class=Note&objectId=\(ids["bobs"] ?? "")", cookies: cookies)

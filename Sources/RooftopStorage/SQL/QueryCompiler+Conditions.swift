@@ -20,10 +20,7 @@ extension QueryCompiler {
         if path.subkeys.isEmpty, QueryCompiler.columnFields.contains(name) {
             return (alias.map { "\($0).\(name)" } ?? name, name == "objectId" ? .string : .date, false)
         }
-        // Internal unique keys (`_username_key`, `_session_token`, …) hold strings and have
-        // text indexes: compared as text, so equality and ranges on them use those indexes.
-        let internalKey = name.hasPrefix("_") && schema.uniqueFields.contains(name) ? FieldType.string : nil
-        guard path.subkeys.isEmpty, let type = schema.fields[name] ?? internalKey else {
+        guard path.subkeys.isEmpty, let type = schema.fields[name] else {
             return (dialect.jsonValue(data, [name] + path.subkeys), nil, true)
         }
         switch type {
