@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RooftopConsole
 import RooftopCore
+import RooftopMail
 import RooftopServices
 import RooftopStorage
 import RooftopTesting
@@ -117,6 +118,34 @@ extension ConsoleUsersTests {
                 client, .post, "/console/users/\(ana.id)/edit", cookies: ["rooftop_console": session], form: ["csrf": csrf, "username": "x"])
             #expect(refused.status == 403)
             #expect(try await me(client, ana.token)["username"] == "ana")
+        }
+    }
+}
+
+extension ConsoleUsersTests {
+    /// A new email set in the console is unverified again and gets its verification mail, as
+    /// through `PUT /users/:id`; the link in it verifies the new address.
+    @Test func anEmailChangedInTheConsoleIsVerifiedAgainByMail() async throws {
+        let server = try SMTPTestServer()
+        let (mail, accounts) = mailSetup(server, verify: true)
+        let stores = StoreBox()
+        try await withServer(accounts: accounts, mail: mail, wrap: stores.keep) { client in
+            try await consoleAdmins(try stores.store).create(name: "ops", password: password, role: .owner, totp: false)
+            let ana = try await signUp(client, "ana", email: "ana@example.com")
+            _ = try await link(server, message: 1)
+            let cookies = ["rooftop_console": try #require(try await consoleSignIn(client, "ops", password).session)]
+            var form = Self.editForm(try await consoleRequest(client, .get, "/console/users/\(ana.id)", cookies: cookies))
+            form["email"] = "ana.new@example.com"
+            let saved = try await consoleRequest(client, .post, "/console/users/\(ana.id)/edit", cookies: cookies, form: form)
+            #expect(saved.html.contains("The user was saved."))
+            #expect(saved.html.contains("state-bad\">not verified"))
+            let messages = try await server.waitForMessages(2)
+            #expect(FileOutbox.readable(try #require(messages.last)).contains("ana.new@example.com"))
+            let (_, path) = try await link(server, message: 2)
+            #expect(path.contains("verify_email"))
+            #expect(try await page(client, .get, path).status == 200)
+            let stored = try await call(client, .get, "/parse/users/\(ana.id)", master: true).json
+            #expect(stored["email"] == "ana.new@example.com" && stored["emailVerified"] == true)
         }
     }
 }
