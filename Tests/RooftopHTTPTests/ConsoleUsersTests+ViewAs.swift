@@ -97,9 +97,12 @@ extension ConsoleUsersTests {
             }
             #expect(try await view("class=Note&objectId=%00x").status == 404)
             #expect(try await consoleRequest(client, .get, "/console/users/AAAAAAAAAA/view-as?class=Note", cookies: cookies).status == 404)
-            // Only the class's own audit events for successful views: none of these.
+            // Refused views are not audited (nothing was seen).
             let events = try await call(client, .get, "/parse/classes/_Audit?where=%7B%22type%22:%22admin.user.viewAs%22%7D", master: true)
             #expect(events.json["results"]?.arrayValue?.isEmpty == true)
+            // A class nobody wrote to yet is empty for the user, as a REST find answers.
+            let unknown = try await view("class=Nope")
+            #expect(unknown.status == 200 && unknown.html.contains("This user sees no object here."))
         }
     }
 }
