@@ -111,6 +111,20 @@ enum ConsoleAssets {
           .filter-row { grid-template-columns: 1fr 1fr; }
           .filter-row input { grid-column: 1 / -1; }
         }
+        /* users */
+        /* A visually hidden header inside a wide table is placed by its scroll box, not the page
+           (it widened the phone page by the table's width). */
+        .scroll { position: relative; }
+        .user-edit label.check, label.check { display: flex; align-items: center; gap: .5rem; font-weight: 600; }
+        label.check input { width: auto; }
+        .user-edit button { margin-top: 1rem; }
+        textarea { font: inherit; font-family: ui-monospace, monospace; padding: .5rem .6rem; border: 1px solid #9aa3b2; border-radius: 6px; width: 100%; max-width: 40rem; }
+        .card.wide { max-width: 42rem; margin-top: .75rem; }
+        .card.wide button { display: block; }
+        ul.owned { margin: .25rem 0 .75rem; padding-left: 1.25rem; }
+        ul.owned code { word-break: break-all; }
+        table.view-as td.wrap { min-width: 20rem; }
+        table.view-as td.wrap code { word-break: break-all; white-space: pre-wrap; }
         """
 
     /// The only script: the typed confirmation's button waits for the username (the server

@@ -24,7 +24,9 @@ extension ConsoleResponder {
         return visit.page("users", title: visit.word("users"), values: values, section: "users")
     }
 
-    func userPage(_ visit: inout ConsoleVisit, id: String, notice: String? = nil, error: String? = nil) async throws -> Response {
+    func userPage(
+        _ visit: inout ConsoleVisit, id: String, notice: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         guard let user = try await accounts.consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
         let username = user.fields["username"]?.stringValue ?? ""
         var values: [String: Any] = [
@@ -80,7 +82,8 @@ extension ConsoleResponder {
         let events = try await accounts.audit.find(.field(FieldPath(field: try FieldName("userId")), .equals(.string(user.objectId))), limit: 20)
         values["events"] = events.map(Self.event)
         values["hasEvents"] = !events.isEmpty
-        return visit.page("user", title: username, values: values, notice: notice, error: error, section: "users")
+        values.merge(try await userPageExtras(visit, user: user)) { first, _ in first }
+        return visit.page("user", title: username, values: values, status: status, notice: notice, error: error, section: "users")
     }
 
     func userAction(_ visit: inout ConsoleVisit, id: String, action: String) async throws -> Response {

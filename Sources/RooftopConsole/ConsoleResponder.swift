@@ -161,6 +161,8 @@ package struct ConsoleResponder: Sendable {
         case (.get, nil, _): return Self.redirect(visit.base + "/users")
         case (.get, "users", 1): return try await usersPage(&visit)
         case (.get, "users", 2): return try await userPage(&visit, id: rest[1])
+        case (.get, "users", 3) where rest[2] == "view-as": return try await viewAsPage(&visit, id: rest[1])
+        case (.post, "users", 3) where rest[2] == "edit": return try await editUser(&visit, id: rest[1])
         case (.post, "users", 3): return try await userAction(&visit, id: rest[1], action: rest[2])
         case (.post, "users", 5) where rest[2] == "sessions" && rest[4] == "revoke":
             return try await revokeSession(&visit, id: rest[1], session: rest[3])

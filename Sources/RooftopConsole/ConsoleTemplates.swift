@@ -30,7 +30,7 @@ enum ConsoleTemplates {
     }()
 
     /// The areas' templates (data, schema, operations, …), one dictionary per area's file.
-    static let areaSources: [[String: String]] = [schemaSources, opsSources, dataSources]
+    static let areaSources: [[String: String]] = [schemaSources, opsSources, dataSources, userSources]
 
     static let layout = """
         <!doctype html>
@@ -132,6 +132,9 @@ enum ConsoleTemplates {
         {{/hasSessions}}
         {{^sessions}}<p>{{t.noSessions}}</p>{{/sessions}}
         </section>
+        {{> userEditSection}}
+        {{> userOwnedSection}}
+        {{> userViewAsSection}}
         <section aria-labelledby="events-h"><h2 id="events-h">{{t.recentEvents}}</h2>
         {{> events}}
         <p><a href="{{base}}/audit?user={{id}}">{{t.audit}} →</a></p>

@@ -12,14 +12,14 @@ enum ConsoleText {
     static let japanese: [String: String] = areaJapanese.reduce(into: coreJapanese) { all, area in all.merge(area) { first, _ in first } }
 
     /// The areas' words, one dictionary per area's file, in the same order in both languages.
-    static let areaEnglish: [[String: String]] = [schemaEnglish, opsEnglish, dataEnglish]
-    static let areaJapanese: [[String: String]] = [schemaJapanese, opsJapanese, dataJapanese]
+    static let areaEnglish: [[String: String]] = [schemaEnglish, opsEnglish, dataEnglish, userEnglish]
+    static let areaJapanese: [[String: String]] = [schemaJapanese, opsJapanese, dataJapanese, userJapanese]
 
     static let coreEnglish: [String: String] = [
         "console": "Console", "skip": "Skip to content", "navigation": "Console sections", "signIn": "Sign in", "signOut": "Sign out",
         "adminName": "Admin name", "password": "Password", "code": "Authenticator code", "codeHint": "Only if your admin account has one.",
         "users": "Users", "audit": "Audit log", "status": "Status", "search": "Search",
-        "searchLabel": "Username, email or objectId", "noUsers": "No user matches.", "username": "Username", "email": "Email",
+        "searchLabel": "Username, email (or their beginning) or objectId", "noUsers": "No user matches.", "username": "Username", "email": "Email",
         "created": "Created", "updated": "Updated", "profile": "Profile", "emailState": "Email verification",
         "verified": "verified", "unverified": "not verified", "noEmail": "no email", "methods": "Sign-in methods",
         "lockState": "Lockout", "locked": "locked until", "notLocked": "not locked", "failedAttempts": "failed attempts",
@@ -47,7 +47,7 @@ enum ConsoleText {
         "console": "コンソール", "skip": "本文へ移動", "navigation": "コンソールの各画面", "signIn": "サインイン", "signOut": "サインアウト",
         "adminName": "管理者名", "password": "パスワード", "code": "認証アプリのコード", "codeHint": "管理者アカウントに設定している場合のみ。",
         "users": "ユーザー", "audit": "監査ログ", "status": "状態", "search": "検索",
-        "searchLabel": "ユーザー名・メールアドレス・objectId", "noUsers": "該当するユーザーはいません。", "username": "ユーザー名",
+        "searchLabel": "ユーザー名・メールアドレス（先頭部分でも可）・objectId", "noUsers": "該当するユーザーはいません。", "username": "ユーザー名",
         "email": "メールアドレス", "created": "作成", "updated": "更新", "profile": "プロフィール", "emailState": "メール確認",
         "verified": "確認済み", "unverified": "未確認", "noEmail": "メールアドレスなし", "methods": "サインイン方法",
         "lockState": "ロック", "locked": "ロック中（解除予定）", "notLocked": "ロックされていません", "failedAttempts": "失敗回数",

@@ -43,6 +43,7 @@ package struct AuditLog: Sendable {
         case adminObjectCreated = "admin.object.created", adminObjectUpdated = "admin.object.updated"
         case adminObjectDeleted = "admin.object.deleted"
         case adminRoleCreated = "admin.role.created", adminRoleUpdated = "admin.role.updated"
+        case adminUserUpdated = "admin.user.updated", adminUserViewAs = "admin.user.viewAs"
     }
 
     let store: any DataStore

@@ -6,8 +6,9 @@ package import RooftopStorage
 /// see why they cannot sign in, and fix it. Each change is audited (the console's admin comes
 /// with `ClientInfo.current.admin`).
 extension Accounts {
-    /// Users whose objectId, username or email is `text` (names compared as logins compare
-    /// them); at most `limit`.
+    /// Users whose objectId, username or email is `text`, then those whose username or email
+    /// starts with it (names compared as logins compare them); at most `limit`, exact matches
+    /// first. Every lookup is a range on a unique key's index (`Accounts+ConsoleSearch.swift`).
     package func searchUsers(_ text: String, limit: Int = 50) async throws -> [StoredObject] {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, !trimmed.contains("\u{0}"), trimmed.utf8.count <= 512 else { return [] }
@@ -17,7 +18,9 @@ extension Accounts {
             .field(FieldPath(field: .internal(.emailKey)), .equals(.string(key))),
         ]
         if ObjectId.isPlausible(trimmed) { conditions.append(.field(FieldPath(field: .objectId), .equals(.string(trimmed)))) }
-        return try await find(.user, .or(conditions), limit: limit)
+        let exact = try await find(.user, .or(conditions), limit: limit)
+        guard exact.count < limit else { return exact }
+        return try await exact + usersStarting(with: key, limit: limit, except: Set(exact.map(\.objectId))).prefix(limit - exact.count)
     }
 
     /// One user with its internal fields (lockout, password dates), or nil.
