@@ -1,3 +1,4 @@
+package import Hummingbird
 package import RooftopServices
 
 /// The data use cases behind the console's data, roles and schema pages: the same `Objects` and
@@ -8,10 +9,14 @@ package struct ConsoleData: Sendable {
     package var objects: Objects
     /// Class schemas: fields, indexes and class-level permissions.
     package var schemas: Schemas
+    /// The URL the API serves a stored file at (signed when files are), never the `url` a client
+    /// stored in the object; nil leaves files without a link.
+    package var fileURL: (@Sendable (_ name: String, _ request: Request) -> String)?
 
     /// Creates the bundle.
-    package init(objects: Objects, schemas: Schemas) {
+    package init(objects: Objects, schemas: Schemas, fileURL: (@Sendable (_ name: String, _ request: Request) -> String)? = nil) {
         self.objects = objects
         self.schemas = schemas
+        self.fileURL = fileURL
     }
 }

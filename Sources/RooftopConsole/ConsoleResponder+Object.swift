@@ -42,7 +42,9 @@ extension ConsoleResponder {
             let type = schema.fields[name] ?? .string
             let stored = object[name]
             var text = typed[name] ?? ConsoleValues.editorText(stored, type)
-            var field: [String: Any] = ["name": name, "type": type.name, "kind_" + ConsoleValues.editorKind(type): true]
+            // A one-line input drops line breaks: a string of several lines gets a text area.
+            let kind = type == .string && text.contains(where: \.isNewline) ? "json" : ConsoleValues.editorKind(type)
+            var field: [String: Any] = ["name": name, "type": type.name, "kind_" + kind: true]
             let editable = canChange && ConsoleValues.editable(name, type, className: className)
             field["editable"] = editable
             if case .pointer(let target) = type {
@@ -60,7 +62,8 @@ extension ConsoleResponder {
             }
             if type == .file {
                 field["fileName"] = stored?["name"]?.stringValue ?? ""
-                field["fileURL"] = stored?["url"]?.stringValue ?? ""
+                // The API's URL for the name: a client's stored `url` could point anywhere.
+                if let name = stored?["name"]?.stringValue, let url = data.fileURL { field["fileURL"] = url(name, visit.request) }
             }
             if type == .geoPoint {
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -206,7 +209,7 @@ extension ConsoleResponder {
         let original = form["orig"].flatMap { try? JSONParser.parse($0, maxDepth: 2) }?.objectValue ?? [:]
         for (name, text) in typedValues(form) {
             guard let type = schema.fields[name], ConsoleValues.editable(name, type, className: schema.className) else { continue }
-            let normalized = type == .geoPoint && text == "," ? "" : text
+            let normalized = ConsoleValues.submitted(text, type)
             let before = original[name]?.stringValue ?? ConsoleValues.editorText(current[name], type)
             if normalized == before { continue }
             if let value = try ConsoleValues.parse(normalized, type, field: name) {
@@ -244,11 +247,13 @@ extension ConsoleResponder {
         return acl
     }
 
-    /// A user's objectId by username, else by objectId.
+    /// A user's objectId by objectId, else by username. The objectId comes first: anyone can
+    /// sign up with a username that is another user's objectId, and must not be taken for them.
     func resolveUser(_ text: String) async throws -> String? {
         guard text.utf8.count <= 256, !text.contains("\u{0}") else { return nil }
-        var conditions: [JSON] = [["username": .string(text)]]
+        var conditions: [JSON] = []
         if ObjectId.isPlausible(text) { conditions.append(["objectId": .string(text)]) }
+        conditions.append(["username": .string(text)])
         for condition in conditions {
             let found = try await data.objects.find(.user, params: ["where": condition, "keys": "objectId", "limit": 1], principal: .master)
             if let id = found.results.first?["objectId"]?.stringValue { return id }

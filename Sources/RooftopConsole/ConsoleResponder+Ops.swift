@@ -82,10 +82,17 @@ extension ConsoleResponder {
                 "message", title: visit.word("opsBackup"), values: ["heading": visit.word("opsBackup"), "text": visit.word("opsBackupFailed")],
                 status: .internalServerError)
         }
+        // The copy holds every password hash: unlinked as soon as it is open, so nothing is left
+        // on disk whether the download finishes, fails or never starts.
+        let handle = FileHandle(forReadingAtPath: path)
+        try? FileManager.default.removeItem(atPath: path)
+        guard let handle else {
+            return visit.page(
+                "message", title: visit.word("opsBackup"), values: ["heading": visit.word("opsBackup"), "text": visit.word("opsBackupFailed")],
+                status: .internalServerError)
+        }
         await accounts.audit.record(.adminBackup, userId: nil)
         let body = ResponseBody(contentLength: size) { writer in
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            guard let handle = FileHandle(forReadingAtPath: path) else { throw HTTPError(.internalServerError) }
             defer { try? handle.close() }
             while let data = try handle.read(upToCount: 65_536), !data.isEmpty { try await writer.write(ByteBuffer(bytes: data)) }
             try await writer.finish(nil)

@@ -105,7 +105,10 @@ extension ConsoleResponder {
         }
         do {
             let typed = (visit.form["member"] ?? "").trimmingCharacters(in: .whitespaces)
-            let member = try await target == .user ? resolveUser(typed) : resolveRole(typed)
+            // A removal names the member the page listed, by objectId: never looked up by name.
+            let member =
+                op == "RemoveRelation"
+                ? (ObjectId.isPlausible(typed) ? typed : nil) : try await target == .user ? resolveUser(typed) : resolveRole(typed)
             guard let member else { throw ParseError(.objectNotFound, visit.word(target == .user ? "noUser" : "dataNoRole")) }
             if target == .role && member == id { throw ParseError(.invalidRoleName, visit.word("dataRoleSelf")) }
             let pointer: JSON = ["__type": "Pointer", "className": .string(target.rawValue), "objectId": .string(member)]
@@ -118,12 +121,12 @@ extension ConsoleResponder {
         return try await rolePage(&visit, id: id, notice: visit.word("dataSaved"))
     }
 
-    /// A role's objectId by name, else by objectId.
+    /// A role's objectId by objectId, else by name (objectId first, as for users).
     func resolveRole(_ text: String) async throws -> String? {
         guard text.utf8.count <= 256, !text.contains("\u{0}") else { return nil }
         var conditions: [JSON] = []
-        if RoleRules.isValidName(text) { conditions.append(["name": .string(text)]) }
         if ObjectId.isPlausible(text) { conditions.append(["objectId": .string(text)]) }
+        if RoleRules.isValidName(text) { conditions.append(["name": .string(text)]) }
         for condition in conditions {
             let found = try await data.objects.find(.role, params: ["where": condition, "keys": "objectId", "limit": 1], principal: .master)
             if let id = found.results.first?["objectId"]?.stringValue { return id }

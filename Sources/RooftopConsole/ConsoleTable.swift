@@ -96,15 +96,18 @@ struct ConsoleTable {
         if sort == "objectId" { return idAfter }
         let field = sort
         let alwaysSet = field == "createdAt" || field == "updatedAt"
+        // "Missing" is SQL NULL: an absent field or an explicit JSON null, which both databases
+        // sort alike (`{field: null}` compiles to IS NULL, `$ne: null` to IS NOT NULL; `$exists`
+        // would count an explicit null as set and page in circles).
         if value.isNull {
             // Past the missing values: the rest of them, then (ascending) every set value.
-            let missingAfter: JSON = ["$and": [[field: ["$exists": false]], idAfter]]
-            return descending ? missingAfter : ["$or": [missingAfter, [field: ["$exists": true]]]]
+            let missingAfter: JSON = ["$and": [[field: .null], idAfter]]
+            return descending ? missingAfter : ["$or": [missingAfter, [field: ["$ne": .null]]]]
         }
         let bound: JSON = [field: [descending ? "$lte" : "$gte": value]]
         let strictlyPast: JSON = ["$or": [[field: [descending ? "$lt" : "$gt": value]], idAfter]]
         let inRange: JSON = ["$and": [bound, strictlyPast]]
-        if descending && !alwaysSet { return ["$or": [inRange, [field: ["$exists": false]]]] }
+        if descending && !alwaysSet { return ["$or": [inRange, [field: .null]]] }
         return inRange
     }
 

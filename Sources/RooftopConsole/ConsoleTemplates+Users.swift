@@ -12,6 +12,7 @@ extension ConsoleTemplates {
         <p class="hint">{{t.userEditHint}}</p>
         <form method="post" action="{{base}}/users/{{id}}/edit" class="user-edit">
         <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="orig" value="{{editOriginal}}">
         <label for="edit-username">{{t.username}}</label>
         <input id="edit-username" name="username" value="{{username}}" autocomplete="off" required>
         <label for="edit-email">{{t.email}}</label>
@@ -21,6 +22,7 @@ extension ConsoleTemplates {
         {{#isBoolean}}<label class="check"><input type="checkbox" name="field.{{name}}"{{#checked}} checked{{/checked}}> {{name}} <small>({{type}})</small></label>{{/isBoolean}}
         {{#isNumber}}<label for="{{inputId}}">{{name}} <small>({{type}})</small></label><input id="{{inputId}}" name="field.{{name}}" value="{{value}}" inputmode="decimal" autocomplete="off">{{/isNumber}}
         {{#isText}}<label for="{{inputId}}">{{name}} <small>({{type}})</small></label><input id="{{inputId}}" name="field.{{name}}" value="{{value}}" autocomplete="off">{{/isText}}
+        {{#isMultiline}}<p>{{name}} <small>({{type}})</small>: {{t.userEditOnDataPage}}</p>{{/isMultiline}}
         {{/editFields}}
         <div><button type="submit">{{t.userSave}}</button></div>
         </form>

@@ -69,6 +69,18 @@ enum ConsoleValues {
         }
     }
 
+    /// An editor's text as the browser sent it, in the form `editorText` writes: text areas send
+    /// CRLF line breaks, `datetime-local` drops zero seconds, an empty GeoPoint is a lone comma.
+    /// Without this a save would rewrite fields the admin never touched.
+    static func submitted(_ text: String, _ type: FieldType) -> String {
+        switch type {
+        case .string: return text.replacingOccurrences(of: "\r\n", with: "\n")
+        case .date: return text.utf8.count == 16 && text.dropFirst(10).first == "T" ? text + ":00" : text
+        case .geoPoint: return text == "," ? "" : text
+        default: return text
+        }
+    }
+
     /// The value typed in an editor, as the API takes it in a body; nil for an empty box (the
     /// field is then deleted). Bad input is the API's error 111/107 with a message naming the
     /// field.

@@ -23,7 +23,14 @@ package actor RequestRates {
     /// Records the counters in `scrape` (Prometheus text) read at `at`.
     package func record(_ scrape: MetricsReading, at: ParseDate) {
         let now = at.millisecondsSince1970
-        samples.append(Sample(at: now, requests: scrape.requests, errors: scrape.errors))
+        let sample = Sample(at: now, requests: scrape.requests, errors: scrape.errors)
+        // Page views closer than 5 s replace the newest sample instead of adding one, so a page
+        // reloaded in a loop cannot push out the samples the five-minute rate starts from.
+        if let last = samples.last, samples.count > 1, now - last.at < 5_000 {
+            samples[samples.count - 1] = sample
+        } else {
+            samples.append(sample)
+        }
         samples.removeAll { $0.at < now - Self.keep }
         if samples.count > 200 { samples.removeFirst(samples.count - 200) }
     }

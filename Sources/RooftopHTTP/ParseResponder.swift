@@ -17,6 +17,10 @@ package struct ParseResponder: HTTPResponder {
 
     let config: HTTPConfiguration
     let routes: ParseRoutes
+
+    /// The URL the API serves the stored file `name` at, for `request`'s host (signed when
+    /// files are): for pages that link a file without passing through the API.
+    package func fileURL(_ name: String, request: Request) -> String { routes.fileURL(name, request: request) }
     let logger: Logger
     let proxyWarning = UntrustedProxyWarning()
 

@@ -67,7 +67,9 @@ package func buildApplication(
             body: http1.bodyTimeout.map(TimeAmount.init), logger: dependencies.logger)
     }
     let console = makeConsole(
-        dependencies, accounts: accounts, data: ConsoleData(objects: objects, schemas: schemas), policy: accountsConfig.passwordPolicy)
+        dependencies, accounts: accounts,
+        data: ConsoleData(objects: objects, schemas: schemas, fileURL: { name, request in responder.fileURL(name, request: request) }),
+        policy: accountsConfig.passwordPolicy)
     var app = Application(
         responder: ServerResponder(console: console, parse: responder), server: server,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),

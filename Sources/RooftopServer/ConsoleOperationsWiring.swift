@@ -34,6 +34,15 @@ func backupCopy(_ store: SQLiteStore) async throws -> String {
     let path = directory + "/.console-backup-\(UUID().uuidString).db"
     return try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
+            // A copy is unlinked once its download opens it; one older than an hour was left by
+            // a process that stopped while copying.
+            let files = FileManager.default
+            for name in (try? files.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".console-backup-") {
+                let old = directory + "/" + name
+                if let modified = (try? files.attributesOfItem(atPath: old))?[.modificationDate] as? Date, modified.timeIntervalSinceNow < -3600 {
+                    try? files.removeItem(atPath: old)
+                }
+            }
             do {
                 try store.backup(to: path)
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)

@@ -36,8 +36,9 @@ import Testing
             var all: Set<String> = []
             for i in 0..<120 {
                 // Every other item has no score, more than a page of them: missing values sort
-                // first, in both stores, and a page can end on one.
-                let score = i % 2 == 0 ? "" : #","score":\#(i)"#
+                // first, in both stores, and a page can end on one. Half of those hold an
+                // explicit null, which sorts as missing too.
+                let score = i % 4 == 0 ? #","score":null"# : i % 2 == 0 ? "" : #","score":\#(i)"#
                 all.insert(try await masterCreate(client, "Item", #"{"name":"item-\#(i)"\#(score)}"#))
             }
             let cookies = ["rooftop_console": session]
@@ -72,7 +73,7 @@ import Testing
             #expect(try await count(["f0": "score", "o0": "gte", "v0": "100"]) == 10)
             #expect(try await count(["f0": "name", "o0": "starts", "v0": "item-11"]) == 11)
             #expect(try await count(["f0": "score", "o0": "in", "v0": "1, 2, 3"]) == 2)
-            #expect(try await count(["f0": "score", "o0": "missing", "v0": ""]) == 50)
+            #expect(try await count(["f0": "score", "o0": "missing", "v0": ""]) == 30, "an explicit null exists, as in the API")
             #expect(try await count(["f0": "score", "o0": "lt", "v0": "10", "f1": "name", "o1": "ne", "v1": "item-1"]) == 4)
             #expect(try await count(["where": #"{"score":{"$gt":115}}"#]) == 2)
             #expect(try await count(["where": #"{"name":{"$regex":"^item-1$"}}"#, "f0": "score", "o0": "exists"]) == 1)

@@ -87,6 +87,32 @@ import Testing
         }
     }
 
+    /// What browsers do to an untouched editor's text is not a change: a text area's CRLF line
+    /// breaks, a `datetime-local` without its zero seconds.
+    @Test func untouchedEditorsAsBrowsersSendThemChangeNothing() async throws {
+        let stores = StoreBox()
+        try await withServer(wrap: stores.keep, cloud: Self.cloud()) { client in
+            let (session, csrf) = try await consoleAdmin(client, stores)
+            let cookies = ["rooftop_console": session]
+            let id = try await masterCreate(
+                client, "Post",
+                #"{"title":"hello","body":"line one\nline two","at":{"__type":"Date","iso":"2026-01-02T03:04:00.500Z"},"#
+                    + #""doc":{"__type":"File","name":"report.txt","url":"https://evil.example/x"}}"#)
+            let page = try await consoleRequest(client, .get, "/console/data/Post/\(id)", cookies: cookies)
+            #expect(!page.html.contains("evil.example") && page.html.contains("/files/"), "a file links where the API serves it")
+            #expect(page.html.contains(#"<textarea id="v-body" name="v:body""#), "several lines get a text area")
+            let original = ConsolePage.unescape(try #require(page.hidden("orig")))
+            let form = [
+                "csrf": csrf, "orig": original, "v:title": "changed", "v:body": "line one\r\nline two", "v:at": "2026-01-02T03:04",
+            ]
+            let saved = try await consoleRequest(client, .post, "/console/data/Post/\(id)/save", cookies: cookies, form: form)
+            #expect(saved.status == 200)
+            let stored = try await call(client, .get, "/parse/classes/Post/\(id)", master: true).json
+            #expect(stored["title"] == "changed" && stored["body"] == "line one\nline two")
+            #expect(stored["at"]?["iso"] == "2026-01-02T03:04:00.500Z", "the milliseconds are kept: the date was not sent")
+        }
+    }
+
     @Test func aclGridChangesWhatAUsersQueryFinds() async throws {
         let stores = StoreBox()
         try await withServer(wrap: stores.keep) { client in

@@ -245,4 +245,19 @@ import Testing
         #expect(reading.pool == ["capacity": 6, "in_use": 2, "waiting": 0])
         #expect(MetricsReading("") == MetricsReading("\u{0}\n#\n{}"))
     }
+
+    /// A status page reloaded every 100 ms for five minutes keeps the sample the five-minute
+    /// rate starts from (page views closer than 5 s replace each other).
+    @Test func reloadsDoNotPushOutTheOldestSamples() async throws {
+        let rates = RequestRates()
+        func reading(_ requests: Int) -> MetricsReading {
+            MetricsReading("rooftop_http_requests_total{method=\"GET\",route=\"/x\",status=\"200\"} \(requests)")
+        }
+        let start: Int64 = 1_800_000_000_000
+        await rates.record(reading(0), at: ParseDate(millisecondsSince1970: start))
+        for step in 1...3_000 { await rates.record(reading(step), at: ParseDate(millisecondsSince1970: start + Int64(step) * 100)) }
+        let now = ParseDate(millisecondsSince1970: start + 300_000)
+        let rate = try #require(await rates.rate(window: 300_000, now: now, current: reading(3_000)))
+        #expect(abs(rate.requests - 10) < 0.001, "3,000 requests in five minutes: \(rate.requests)/s")
+    }
 }

@@ -9,6 +9,40 @@ import Testing
 /// The roles pages over real HTTP: create under the API's name rules, add and remove users and
 /// child roles, and what a member's query then finds.
 @Suite struct ConsoleRoleTests: LiveServerTest {
+    /// Anyone may sign up with a username that is another user's objectId: a typed objectId
+    /// means that user, and a removal names the listed member by objectId, never by name.
+    @Test func aUsernameThatIsAnotherUsersIdIsNotTakenForThem() async throws {
+        let stores = StoreBox()
+        try await withServer(wrap: stores.keep) { client in
+            let (session, csrf) = try await consoleAdmin(client, stores)
+            let cookies = ["rooftop_console": session]
+            let victim = try await signUp(client, "victim")
+            let mallory = try await signUp(client, victim.id)
+            let staff = try await masterCreate(client, "_Role", #"{"name":"Staff","ACL":{}}"#)
+            let added = try await consoleRequest(
+                client, .post, "/console/roles/\(staff)/add-user", cookies: cookies, form: ["csrf": csrf, "member": victim.id])
+            #expect(added.status == 200)
+            func members() async throws -> [String] {
+                let related = #"{"$relatedTo":{"object":{"__type":"Pointer","className":"_Role","objectId":"\#(staff)"},"key":"users"}}"#
+                let found = try await call(
+                    client, .get, "/parse/users?where=" + (related.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""), master: true)
+                return (found.json["results"]?.arrayValue ?? []).compactMap { $0["objectId"]?.stringValue }.sorted()
+            }
+            #expect(try await members() == [victim.id], "the objectId's user, not the user named like it")
+            _ = try await consoleRequest(
+                client, .post, "/console/roles/\(staff)/add-user", cookies: cookies, form: ["csrf": csrf, "member": mallory.id])
+            #expect(try await members() == [mallory.id, victim.id].sorted())
+            let removed = try await consoleRequest(
+                client, .post, "/console/roles/\(staff)/remove-user", cookies: cookies, form: ["csrf": csrf, "member": victim.id])
+            #expect(removed.status == 200)
+            #expect(try await members() == [mallory.id], "the listed member is the one removed")
+            // A removal by name is not looked up: removing "<victim's id>" never reaches mallory.
+            _ = try await consoleRequest(
+                client, .post, "/console/roles/\(staff)/remove-user", cookies: cookies, form: ["csrf": csrf, "member": victim.id])
+            #expect(try await members() == [mallory.id])
+        }
+    }
+
     @Test func rolesAreCreatedAndFilledAsTheAPIDoes() async throws {
         let stores = StoreBox()
         try await withServer(wrap: stores.keep) { client in

@@ -19,7 +19,10 @@ extension ConsoleUsersTests {
         for input in page.html[start.upperBound..<end.lowerBound].components(separatedBy: "<input").dropFirst() {
             func attribute(_ name: String) -> String? {
                 guard let range = input.range(of: " \(name)=\"") else { return nil }
-                return String(input[range.upperBound...].prefix { $0 != "\"" })
+                let raw = String(input[range.upperBound...].prefix { $0 != "\"" })
+                return raw.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                    .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                    .replacingOccurrences(of: "&amp;", with: "&")
             }
             guard let name = attribute("name"), name != "csrf" else { continue }
             if input.contains("type=\"checkbox\"") {
@@ -102,6 +105,39 @@ extension ConsoleUsersTests {
             #expect(try await consoleRequest(client, .post, "/console/users/\(ana.id)/edit", cookies: cookies, form: forged).status == 403)
             #expect(try await consoleRequest(client, .post, "/console/users/AAAAAAAAAA/edit", cookies: cookies, form: form).status == 404)
             #expect(try await call(client, .get, "/parse/users/\(ana.id)", master: true).json["username"] == "Ana2")
+        }
+    }
+
+    /// A save sends what the admin changed on the page as it was shown: a value the app changed
+    /// since then, a field the page did not show, and a string of several lines stay as stored.
+    @Test func aSaveChangesOnlyWhatTheAdminChanged() async throws {
+        let stores = StoreBox()
+        try await withServer(wrap: stores.keep) { client in
+            try await consoleAdmins(try stores.store).create(name: "ops", password: password, role: .owner, totp: false)
+            let ana = try await signUp(client, "ana", email: "ana@example.com")
+            let custom = #"{"nickname":"Annie","vip":false,"bio":"line one\nline two","emailVerified":false}"#
+            #expect(try await call(client, .put, "/parse/users/\(ana.id)", body: custom, master: true).status == 200)
+            let cookies = ["rooftop_console": try #require(try await consoleSignIn(client, "ops", password).session)]
+            let page = try await consoleRequest(client, .get, "/console/users/\(ana.id)", cookies: cookies)
+            var form = Self.editForm(page)
+            #expect(form["field.bio"] == nil, "a string of several lines is shown, not put in a one-line box")
+            #expect(form["orig"]?.contains("Annie") == true)
+            // Meanwhile the app changes fields the admin will not touch.
+            let meanwhile = #"{"nickname":"Changed by the app","vip":true,"emailVerified":true}"#
+            #expect(try await call(client, .put, "/parse/users/\(ana.id)", body: meanwhile, master: true).status == 200)
+            form["username"] = "ana2"
+            let saved = try await consoleRequest(client, .post, "/console/users/\(ana.id)/edit", cookies: cookies, form: form)
+            #expect(saved.html.contains("The user was saved."))
+            let stored = try await call(client, .get, "/parse/users/\(ana.id)", master: true).json
+            #expect(stored["username"] == "ana2")
+            #expect(stored["nickname"] == "Changed by the app" && stored["vip"] == true && stored["emailVerified"] == true)
+            #expect(stored["bio"] == "line one\nline two")
+            // A form without the page's record of what it showed changes nothing.
+            var bare = form
+            bare["orig"] = nil
+            bare["username"] = "ana3"
+            #expect(try await consoleRequest(client, .post, "/console/users/\(ana.id)/edit", cookies: cookies, form: bare).status == 400)
+            #expect(try await call(client, .get, "/parse/users/\(ana.id)", master: true).json["username"] == "ana2")
         }
     }
 
