@@ -10,6 +10,7 @@ import RooftopMail
 import RooftopSQLite
 import RooftopServer
 import RooftopServices
+import RooftopStorage
 import RooftopTesting
 import Testing
 
@@ -31,14 +32,17 @@ final class SDKServer: Sendable {
     let port: Int
     let directory: URL
     let task: Task<Void, any Error>
+    /// The server's store, for what only an operator does (console admins).
+    let store: any DataStore
 
     var url: String { "http://127.0.0.1:\(port)/parse" }
     var outbox: String { directory.appendingPathComponent("outbox").path }
 
-    private init(port: Int, directory: URL, task: Task<Void, any Error>) {
+    private init(port: Int, directory: URL, task: Task<Void, any Error>, store: any DataStore) {
         self.port = port
         self.directory = directory
         self.task = task
+        self.store = store
     }
 
     static func start(
@@ -77,7 +81,7 @@ final class SDKServer: Sendable {
             await opened.close()
         }
         for await _ in running { break }
-        return SDKServer(port: port, directory: directory, task: task)
+        return SDKServer(port: port, directory: directory, task: task, store: opened.store)
     }
 
     func stop() async {
