@@ -211,7 +211,8 @@ let package = Package(
             name: "RooftopSDKTests",
             dependencies: [
                 "Rooftop", "RooftopCore", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopTesting", "RooftopCrypto",
-                "RooftopMail", "RooftopIdentity", .product(name: "Hummingbird", package: "hummingbird", condition: server), log,
+                "RooftopMail", "RooftopIdentity", "RooftopConsole", "RooftopStorage",
+                .product(name: "Hummingbird", package: "hummingbird", condition: server), log,
             ],
             swiftSettings: upcoming
         ),
