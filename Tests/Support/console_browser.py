@@ -22,17 +22,37 @@ from selenium.webdriver.support.ui import WebDriverWait
 SIZES = (("desktop", 1280, 900), ("phone", 390, 844))
 
 
-def main():
-    base, admin, password, username, shots_dir = sys.argv[1:6]
-    os.makedirs(shots_dir, exist_ok=True)
+def start_chromium(downloads=None):
+    """A headless Chromium at desktop size, through Debian's chromedriver; files it downloads go
+    to `downloads` without asking. Every console browser script starts it this way."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
                  "--hide-scrollbars"):
         options.add_argument(flag)
+    if downloads:
+        options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
     service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_page_load_timeout(60)
+    return driver
+
+
+def run(main):
+    """Runs a script's `main`; the test shows standard output only, so a failure's traceback goes
+    there, and the exit status is 1."""
+    try:
+        main()
+    except Exception:
+        import traceback
+        traceback.print_exc(file=sys.stdout)
+        sys.exit(1)
+
+
+def main():
+    base, admin, password, username, shots_dir = sys.argv[1:6]
+    os.makedirs(shots_dir, exist_ok=True)
+    driver = start_chromium()
     wait = WebDriverWait(driver, 30)
     shots = []
     seen = {}
@@ -116,9 +136,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception:  # the test shows standard output only: put the reason there
-        import traceback
-        traceback.print_exc(file=sys.stdout)
-        sys.exit(1)
+    run(main)

@@ -7,32 +7,22 @@ the outbox and its newest message; screenshots each page at desktop (1280x900) a
 """
 import json
 import os
-import shutil
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
-from console_browser import SIZES
+from console_browser import SIZES, start_chromium, run
 
 
 def main():
     base, admin, password, shots_dir, downloads = sys.argv[1:6]
     os.makedirs(shots_dir, exist_ok=True)
     os.makedirs(downloads, exist_ok=True)
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
-                 "--hide-scrollbars"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
-    driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"))
-    driver.set_page_load_timeout(60)
+    driver = start_chromium(downloads)
     wait = WebDriverWait(driver, 30)
     shots = []
     seen = {}
@@ -94,9 +84,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception:  # the test shows standard output only: put the reason there
-        import traceback
-        traceback.print_exc(file=sys.stdout)
-        sys.exit(1)
+    run(main)

@@ -8,30 +8,21 @@ failure.
 """
 import json
 import os
-import shutil
 import sys
 
-from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from console_browser import SIZES  # noqa: E402
+from console_browser import SIZES, start_chromium, run  # noqa: E402
 
 
 def main():
     base, admin, password, class_name, shots_dir = sys.argv[1:6]
     os.makedirs(shots_dir, exist_ok=True)
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
-                 "--hide-scrollbars"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"))
-    driver.set_page_load_timeout(60)
+    driver = start_chromium()
     wait = WebDriverWait(driver, 30)
     shots = []
     seen = {}
@@ -105,9 +96,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception:  # the test shows standard output only: put the reason there
-        import traceback
-        traceback.print_exc(file=sys.stdout)
-        sys.exit(1)
+    run(main)
