@@ -91,8 +91,8 @@ extension ConsoleResponder {
         return visit.page("dataObject", title: title, values: values, status: status, notice: notice, error: error, section: "data")
     }
 
-    /// ACL rows above this are shown, not edited here (a form carries at most 50 fields).
-    static let maxACLRows = 20
+    /// ACL rows above this are shown, not edited here (each row is two form fields).
+    static let maxACLRows = 250
 
     func aclRows(_ acl: ACL, visit: ConsoleVisit) async throws -> [[String: Any]] {
         let keys = acl.readers.union(acl.writers)
@@ -125,7 +125,7 @@ extension ConsoleResponder {
         guard ObjectId.isPlausible(id) else { return visit.message(.notFound, "dataNoObject", status: .notFound) }
         guard Self.writable(schema.className) else { return visit.message(.forbidden, "dataReadOnlyClass", status: .forbidden) }
         let className = schema.className
-        guard visit.form.count < 50 else {
+        guard visit.form.count < Self.maxFormPairs else {
             return try await objectPage(&visit, schema: schema, id: id, error: visit.word("dataTooManyFields"), status: .badRequest)
         }
         do {
@@ -179,7 +179,7 @@ extension ConsoleResponder {
         let className = schema.className
         guard Self.writable(className) else { return visit.message(.forbidden, "dataReadOnlyClass", status: .forbidden) }
         do {
-            guard visit.form.count < 50 else { throw ParseError(.invalidJSON, visit.word("dataTooManyFields")) }
+            guard visit.form.count < Self.maxFormPairs else { throw ParseError(.invalidJSON, visit.word("dataTooManyFields")) }
             let body = try Self.changedFields(visit.form, schema: schema, current: [:])
             let created = try await data.objects.create(className, body: body, principal: .master)
             await accounts.audit.record(

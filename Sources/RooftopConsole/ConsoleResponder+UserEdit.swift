@@ -7,8 +7,9 @@ import RooftopStorage
 
 /// A user's page, continued: the objects they own and the edit form of their fields.
 extension ConsoleResponder {
-    /// How many custom fields the edit form offers (a form carries at most 50 pairs).
-    static let editableFieldLimit = 40
+    /// How many custom fields the edit form offers (a console form carries at most
+    /// `maxFormPairs` pairs).
+    static let editableFieldLimit = 200
     /// Objects listed per owning field, and the count shown before "50+".
     static let ownedShown = 10
     static let ownedCounted = 50

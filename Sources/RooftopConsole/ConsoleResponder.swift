@@ -224,8 +224,13 @@ package struct ConsoleResponder: Sendable {
     }
 
     /// `application/x-www-form-urlencoded` as plain strings, as the hosted pages read it: never
-    /// an object or an operator; the first value of a name wins, at most 50 pairs.
-    package static func parseForm(_ text: String) -> [String: String] { URLEncodedForm.parse(text) }
+    /// an object or an operator; the first value of a name wins, at most `maxFormPairs` pairs.
+    package static func parseForm(_ text: String) -> [String: String] { URLEncodedForm.parse(text, maxPairs: maxFormPairs) }
+
+    /// The most pairs a console form is read with: enough for an object of every field a class
+    /// may have, or an ACL of hundreds of entries, within the 64 KiB body (the hosted pages,
+    /// open to anyone, read 50).
+    package static let maxFormPairs = 600
 
     /// The language chosen by the switch's cookie, else by `Accept-Language` (English by default).
     static func language(_ request: Request) -> String {

@@ -113,6 +113,26 @@ import Testing
         }
     }
 
+    /// An object of a class with more fields than the hosted pages' 50-pair forms is saved: the
+    /// console reads its forms up to `maxFormPairs`.
+    @Test func anObjectWithManyFieldsIsSaved() async throws {
+        let stores = StoreBox()
+        try await withServer(wrap: stores.keep) { client in
+            let (session, csrf) = try await consoleAdmin(client, stores)
+            let cookies = ["rooftop_console": session]
+            let fields = (0..<80).map { "\"f\($0)\":\"v\($0)\"" }.joined(separator: ",")
+            let id = try await masterCreate(client, "Wide", "{\(fields)}")
+            let page = try await consoleRequest(client, .get, "/console/data/Wide/\(id)", cookies: cookies)
+            var form = ["csrf": csrf, "orig": ConsolePage.unescape(try #require(page.hidden("orig")))]
+            for n in 0..<80 { form["v:f\(n)"] = "v\(n)" }
+            form["v:f77"] = "changed"
+            let saved = try await consoleRequest(client, .post, "/console/data/Wide/\(id)/save", cookies: cookies, form: form)
+            #expect(saved.status == 200)
+            let stored = try await call(client, .get, "/parse/classes/Wide/\(id)", master: true).json
+            #expect(stored["f77"] == "changed" && stored["f0"] == "v0" && stored["f79"] == "v79")
+        }
+    }
+
     @Test func aclGridChangesWhatAUsersQueryFinds() async throws {
         let stores = StoreBox()
         try await withServer(wrap: stores.keep) { client in

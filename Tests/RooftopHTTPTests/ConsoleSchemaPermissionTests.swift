@@ -76,11 +76,11 @@ import Testing
                 let api = try await call(client, .put, "/parse/schemas/Twin", body: #"{"classLevelPermissions":\#(clpJSON)}"#, master: true)
                 helper.expectRefusal(page, api, "\(fields)")
             }
-            // Not the API's to judge: a line without `=`, and a form cut at 50 pairs (no `end`).
+            // Not the API's to judge: a line without `=`, and a form cut at `maxFormPairs` (no `end`).
             let noEquals = try await helper.post(client, admin, "/Game/permissions", ["protected": "* secret", "end": "1"])
             #expect(noEquals.status == 400 && noEquals.html.contains("write each line as scope = field, field"))
-            // The page puts `end` last: past the 50th pair it is lost, and the grid is refused whole.
-            let ticks = (0..<60).map { "get%3Auser\($0)=on" }.joined(separator: "&")
+            // The page puts `end` last: past the last pair read it is lost, and the grid is refused whole.
+            let ticks = (0..<ConsoleResponder.maxFormPairs).map { "get%3Auser\($0)=on" }.joined(separator: "&")
             let cut = try await consolePostRaw(
                 client, "/console/schema/Game/permissions", session: admin.session, body: "csrf=\(admin.csrf)&get%3A*=on&\(ticks)&end=1")
             #expect(cut.status == 400 && cut.html.contains("too many ticks"))
