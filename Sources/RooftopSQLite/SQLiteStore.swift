@@ -173,14 +173,14 @@ package final class SQLiteStore: CatalogStore {
     package func find(_ request: FindRequest) async throws -> [StoredObject] {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
-        return try await read(statement) { row in try SQLiteStore.object(from: row) }
+        return try await read(statement, inline: request.isPointLookup) { row in try SQLiteStore.object(from: row) }
     }
 
     /// Runs a query compiled with the caller's access; documents stay text.
     package func findDocuments(_ request: FindRequest) async throws -> [StoredDocument] {
         let catalog = try await catalog()
         let statement = try QueryCompiler.compile(request, dialect: dialect, catalog: catalog)
-        return try await read(statement) { row in try SQLiteStore.document(from: row) }
+        return try await read(statement, inline: request.isPointLookup) { row in try SQLiteStore.document(from: row) }
     }
 
     /// Counts a query's matches with the caller's access.
@@ -206,25 +206,45 @@ package final class SQLiteStore: CatalogStore {
     }
 
     /// Runs a query on a reader (GRDB's `async` read only applies when everything crossing the
-    /// closure is `Sendable`, hence the mapping of rows inside it).
-    private func read<T: Sendable>(_ statement: SQLFragment, _ transform: @escaping @Sendable (Row) throws -> T) async throws -> [T] {
+    /// closure is `Sendable`, hence the mapping of rows inside it). An `inline` query (a point
+    /// lookup by primary key) runs on the calling thread.
+    private func read<T: Sendable>(
+        _ statement: SQLFragment, inline: Bool = false, _ transform: @escaping @Sendable (Row) throws -> T
+    ) async throws -> [T] {
         let bindings = statement.bindings
         let sql = statement.sql
+        // One statement is atomic on its own, so no BEGIN/COMMIT; statements are prepared
+        // once per connection, since the same query shapes repeat.
+        let body: @Sendable (Database) throws -> [T] = { db in
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.setArguments(SQLiteStore.arguments(bindings))
+            // A cursor's rows read the statement's columns in place (`fetchAll` copies each
+            // row into boxed values first); `transform` keeps values, never the row.
+            let rows = try Row.fetchCursor(statement)
+            var results: [T] = []
+            while let row = try rows.next() { results.append(try transform(row)) }
+            return results
+        }
         do {
-            // One statement is atomic on its own, so no BEGIN/COMMIT; statements are prepared
-            // once per connection, since the same query shapes repeat.
-            return try await onReader { db in
-                let statement = try db.cachedStatement(sql: sql)
-                try statement.setArguments(SQLiteStore.arguments(bindings))
-                // A cursor's rows read the statement's columns in place (`fetchAll` copies each
-                // row into boxed values first); `transform` keeps values, never the row.
-                let rows = try Row.fetchCursor(statement)
-                var results: [T] = []
-                while let row = try rows.next() { results.append(try transform(row)) }
-                return results
-            }
+            return inline ? try onReaderHere(body) : try await onReader(body)
         } catch let error as DatabaseError {
             throw StorageError.unavailable("\(error)")
+        }
+    }
+
+    /// Runs `body` on one of GRDB's reader connections on the calling thread, for an index
+    /// lookup of a few microseconds: handing it to a reader thread and back costs two wake-ups
+    /// and two context switches, more than the lookup itself (docs/benchmarks.md, "Thread
+    /// hops"). A reader is free at once unless every reader is busy with a longer query; WAL
+    /// readers never wait for the writer.
+    func onReaderHere<T>(_ body: (Database) throws -> T) throws -> T {
+        gauge.startWaiting()
+        var held = false
+        defer { gauge.finished(held: held) }
+        return try pool.unsafeRead { db in
+            gauge.acquired()
+            held = true
+            return try body(db)
         }
     }
 
