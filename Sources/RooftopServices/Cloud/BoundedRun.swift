@@ -66,7 +66,10 @@ package enum BoundedRun {
                     }
                 }
                 handler.withLock { task in
-                    task = Task {
+                    // The embedding program's code runs on the cooperative pool, never on the
+                    // connection's event loop the request is served from: a handler that blocks
+                    // holds one pool thread, not every connection of a loop.
+                    task = Task(executorPreference: globalConcurrentExecutor) {
                         do { finish(.finished(try await body())) } catch { finish(.failed(error)) }
                         timer.withLock { $0?.cancel() }
                     }
