@@ -94,7 +94,7 @@ extension ConsoleResponder {
                 let count = found.count > Self.ownedCounted ? "\(Self.ownedCounted)+" : "\(found.count)"
                 groups.append([
                     "className": name, "field": field, "count": count,
-                    "classHref": "\(name)?where=" + Self.queryValue(JSONWriter.string(condition, sortedKeys: true)),
+                    "classHref": "\(name)?" + Self.encodeQuery(["where": JSONWriter.string(condition, sortedKeys: true)]),
                     "objects": found.prefix(Self.ownedShown).map { object -> [String: Any] in
                         [
                             "objectId": object["objectId"]?.stringValue ?? "",
@@ -105,13 +105,6 @@ extension ConsoleResponder {
             }
         }
         return groups
-    }
-
-    /// A query-string value, percent-encoded (JSON's braces, quotes and colons included).
-    static func queryValue(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     /// `POST /users/<id>/edit`: the changed fields, through the same use case as
