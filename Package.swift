@@ -207,6 +207,17 @@ let package = Package(
             path: "Benchmarks/RooftopBenchmarks",
             swiftSettings: upcoming
         ),
+        // The floor under the shared workload (`scripts/bench`): a bare Hummingbird handler and a
+        // bare GRDB point read, measured in the same run as the server (docs/benchmarks.md §0).
+        .executableTarget(
+            name: "RooftopFloor",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "GRDB", package: "GRDB.swift", condition: server),
+            ],
+            path: "Benchmarks/RooftopFloor",
+            swiftSettings: upcoming
+        ),
         .testTarget(
             name: "RooftopSDKTests",
             dependencies: [

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One side-by-side table from a `scripts/bench` run: the shared workload's JSON for Rooftop and
-PocketBase, both mixed phases, the bcrypt ceiling and the data sizes, with each target of
-issue 7 checked. Prints Markdown; `--record FILE` also appends it, dated, to FILE.
+PocketBase, both mixed phases, the bcrypt ceiling, the data sizes and the floor (a bare
+Hummingbird handler and a bare SQLite point read in the same run), with each target checked. Prints Markdown; `--record FILE` also appends it, dated, to FILE.
 """
 from __future__ import annotations
 
@@ -98,7 +98,34 @@ def report(a: argparse.Namespace) -> str:
                      f"| {num((pb_mixed or {}).get('logins_per_s'), 1)} | | |")
         lines.append(f"| errors | {sum(rt_mixed['errors'].values())} | "
                      f"{sum(pb_mixed['errors'].values()) if pb_mixed else '–'} | 0 | |")
+    lines += floor_table(rt, load(a.floor))
     return "\n".join(lines)
+
+
+def floor_table(rt: dict, floor: dict | None) -> list[str]:
+    """Each cheap phase as a multiple of the floor's CPU per request (aim: a get within 3× of
+    the bare handler)."""
+    if not floor:
+        return []
+    f = {p["name"]: p for p in floor["phases"]}
+    handler = f.get("floor_handler", {}).get("server_ms_per_req")
+    point = f.get("floor_point_read", {}).get("server_ms_per_req")
+    if not handler or not point:
+        return []
+    lines = ["", "| above the floor | CPU ms/req | × bare handler | × handler + point read | p99 ms | |",
+             "|---|---:|---:|---:|---:|---|"]
+    for name in ("floor_handler", "floor_point_read"):
+        p = f[name]
+        lines.append(f"| {name} | {num(p['server_ms_per_req'], 3)} | {num(p['server_ms_per_req'] / handler)} "
+                     f"| {num(p['server_ms_per_req'] / point)} | {num(p['p99_ms'], 1)} | |")
+    for p in rt["phases"]:
+        if p["name"] not in CHEAP or not p.get("server_ms_per_req"):
+            continue
+        cpu = p["server_ms_per_req"]
+        check = f"≤ 3× handler: {verdict(cpu <= 3 * handler)}" if p["name"] == "e_get_own" else ""
+        lines.append(f"| {p['name']} | {num(cpu, 3)} | {num(cpu / handler)} | {num(cpu / point)} "
+                     f"| {num(p['p99_ms'], 1)} | {check} |")
+    return lines
 
 
 def main() -> int:
@@ -110,6 +137,7 @@ def main() -> int:
     ap.add_argument("--bcrypt")
     ap.add_argument("--rooftop-size", type=int)
     ap.add_argument("--pocketbase-size", type=int)
+    ap.add_argument("--floor", help="floor.py's JSON (bare Hummingbird handler, bare SQLite point read)")
     ap.add_argument("--record", help="append the table, with --title, to this Markdown file")
     ap.add_argument("--title", default="")
     ap.add_argument("--details", default="", help="a line of parameters printed under the title")

@@ -6,6 +6,7 @@ extension SQLiteStore {
     /// Performs the writes in one transaction (see `DataStore.write`).
     package func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
         try ExactText.check(operations)
+        if operations.count == 1, try refusesWithoutWriting(operations[0]) { throw ParseError.objectNotFound }
         return try await writeTransaction { [catalogCache] db in
             try operations.map { operation in try SQLiteStore.perform(operation, cache: catalogCache, db: db) }
         }

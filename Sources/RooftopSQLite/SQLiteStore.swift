@@ -11,6 +11,8 @@ package final class SQLiteStore: CatalogStore {
     let pool: DatabasePool
     /// Calls waiting for and holding GRDB's reader and writer, for the metrics.
     let gauge: PoolGauge
+    /// The connections point lookups use on the calling thread.
+    let inline: InlineReaders
     let dialect = SQLiteDialect()
     /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
     let catalogCache = LockedValue<VersionedCatalog?>(nil)
@@ -34,6 +36,8 @@ package final class SQLiteStore: CatalogStore {
         }
         config.busyMode = .timeout(10)
         gauge = PoolGauge(capacity: config.maximumReaderCount + 1)
+        // One per event loop (NIO starts one per core), so each loop nearly always finds one free.
+        inline = InlineReaders(path: path, configuration: config, count: ProcessInfo.processInfo.activeProcessorCount)
         do {
             pool = try DatabasePool(path: path, configuration: config)
             let migrator = SQLiteMigrations.migrator
@@ -51,6 +55,7 @@ package final class SQLiteStore: CatalogStore {
     /// Readers close first so that the writer is the last connection, which lets SQLite remove
     /// the `-wal` and `-shm` files: a cleanly closed data directory is just `data.db`.
     package func close() throws {
+        inline.close()
         _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         pool.releaseMemory()
         try pool.close()
@@ -232,12 +237,17 @@ package final class SQLiteStore: CatalogStore {
         }
     }
 
-    /// Runs `body` on one of GRDB's reader connections on the calling thread, for an index
-    /// lookup of a few microseconds: handing it to a reader thread and back costs two wake-ups
-    /// and two context switches, more than the lookup itself (docs/benchmarks.md, "Thread
-    /// hops"). A reader is free at once unless every reader is busy with a longer query; WAL
-    /// readers never wait for the writer.
+    /// Runs `body` on the calling thread, for an index lookup of a few microseconds: handing it
+    /// to a reader thread and back costs two wake-ups and two context switches, more than the
+    /// lookup itself (docs/benchmarks.md, "Thread hops"). It uses a free inline connection, else
+    /// one of GRDB's readers, which is free at once unless every reader is busy with a longer
+    /// query; WAL readers never wait for the writer. (The gauge counts the pool's readers only:
+    /// an inline read never waits.)
     func onReaderHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try inline.read(body) { try onPoolReaderHere(body) }
+    }
+
+    private func onPoolReaderHere<T>(_ body: (Database) throws -> T) throws -> T {
         gauge.startWaiting()
         var held = false
         defer { gauge.finished(held: held) }

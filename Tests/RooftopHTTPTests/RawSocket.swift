@@ -47,6 +47,7 @@ final class RawSocket: @unchecked Sendable {
         while true {
             let n = recv(fd, &buffer, buffer.count, 0)
             if n == 0 { return (String(decoding: data, as: UTF8.self), true) }
+            if n < 0 && errno == EINTR { continue }
             if n < 0 {
                 // A reset is a close too; a timeout is not.
                 return (String(decoding: data, as: UTF8.self), errno != EAGAIN && errno != EWOULDBLOCK)

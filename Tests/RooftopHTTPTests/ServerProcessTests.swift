@@ -40,6 +40,8 @@ import Testing
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let n = recv(fd, &buffer, buffer.count, 0)
+                // A signal (a child process of another test ending) is not the end of the reply.
+                if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
                 data.append(contentsOf: buffer[0..<n])
             }

@@ -1,0 +1,98 @@
+// The floor under the shared workload's cheap phases (docs/benchmarks.md §0, "Above the floor"):
+// a bare Hummingbird 2 application, as its template builds one, with two routes and nothing
+// else: no session check, no routing table of ours, no JSON parsing, no access control.
+//
+//   GET /floor/handler     a constant JSON answer the size of a who-am-I
+//   GET /floor/notes/:id   one point read by a unique key from an SQLite file through GRDB,
+//                          on the calling thread, answered with the stored text as it is
+//
+// `scripts/bench` runs `Benchmarks/workload/floor.py` against it with the workload's client,
+// concurrency and request count, so each of Rooftop's phases can be stated as a multiple of
+// what any Swift server on this machine pays for the same HTTP exchange.
+//
+// Usage: RooftopFloor --port N --data-dir DIR [--notes 1000]
+import Foundation
+import GRDB
+import Hummingbird
+
+/// The command line: `--port`, `--data-dir`, `--notes`.
+struct FloorOptions {
+    var port = 8080
+    var directory = "."
+    var notes = 1000
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments.dropFirst()
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { throw FloorError.usage }
+            switch flag {
+            case "--port": port = Int(value) ?? -1
+            case "--data-dir": directory = value
+            case "--notes": notes = Int(value) ?? -1
+            default: throw FloorError.usage
+            }
+        }
+        guard (0...65535).contains(port), (1...1_000_000).contains(notes) else { throw FloorError.usage }
+    }
+}
+
+/// Why the floor server would not start.
+enum FloorError: Error, CustomStringConvertible {
+    case usage
+
+    var description: String { "usage: RooftopFloor --port N --data-dir DIR [--notes 1..1000000]" }
+}
+
+/// A table shaped like a Rooftop class table (an integer key, the unique objectId, the
+/// document as JSON text) with `count` notes of a 256-byte body, ids `n0`, `n1`, ….
+func seed(_ pool: DatabasePool, count: Int) throws {
+    try pool.write { db in
+        try db.execute(
+            sql: "CREATE TABLE IF NOT EXISTS Note (id INTEGER PRIMARY KEY, objectId TEXT NOT NULL UNIQUE, document TEXT NOT NULL)")
+        let body = String(repeating: "x", count: 256)
+        for index in 0..<count {
+            let id = "n\(index)"
+            let document =
+                #"{"objectId":"\#(id)","title":"note \#(index)","body":"\#(body)","score":7,"#
+                + #""owner":{"__type":"Pointer","className":"_User","objectId":"u0"},"#
+                + #""createdAt":"2026-11-26T10:00:00.000Z","updatedAt":"2026-11-26T10:00:00.000Z"}"#
+            try db.execute(sql: "INSERT OR IGNORE INTO Note (objectId, document) VALUES (?, ?)", arguments: [id, document])
+        }
+    }
+}
+
+/// One point read on the calling thread (GRDB's synchronous `unsafeRead`), as Rooftop's
+/// SQLite store serves a get by objectId.
+func note(_ pool: DatabasePool, id: String) throws -> String? {
+    try pool.unsafeRead { db in
+        try String.fetchOne(db.cachedStatement(sql: "SELECT document FROM Note WHERE objectId = ?"), arguments: [id])
+    }
+}
+
+let options: FloorOptions
+do {
+    options = try FloorOptions(CommandLine.arguments)
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+}
+let pool = try DatabasePool(path: options.directory + "/floor.sqlite")
+try seed(pool, count: options.notes)
+
+let whoami = ByteBuffer(
+    string: #"{"objectId":"u0AbCdEfGh","username":"bench_user_0","createdAt":"2026-11-26T10:00:00.000Z","#
+        + #""updatedAt":"2026-11-26T10:00:00.000Z","ACL":{"*":{"read":true},"u0AbCdEfGh":{"read":true,"write":true}},"#
+        + #""sessionToken":"r:0123456789abcdef0123456789abcdef"}"#)
+let json: HTTPFields = [.contentType: "application/json"]
+let router = Router()
+router.get("floor/handler") { _, _ in
+    Response(status: .ok, headers: json, body: .init(byteBuffer: whoami))
+}
+router.get("floor/notes/:id") { _, context in
+    guard let id = context.parameters.get("id"), let document = try note(pool, id: id) else {
+        throw HTTPError(.notFound)
+    }
+    return Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(string: document)))
+}
+let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: options.port)))
+try await app.runService()
