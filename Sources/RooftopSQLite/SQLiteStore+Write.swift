@@ -35,9 +35,11 @@ extension SQLiteStore {
             let table = try prepareSchema(className, write: write, grant: grant, cache: cache, db: db).1
             let row = try PlannedRow.inserting(objectId, at: at, write: write)
             let perms = row.permissionText
-            try db.execute(
-                sql: "INSERT INTO \(dialect.quote(table)) (objectId, createdAt, updatedAt, _rperm, _wperm, data) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [objectId, row.object.createdAt.iso, row.object.updatedAt.iso, perms.read, perms.write, row.document])
+            // Cached statements: a class's statements repeat, and parsing one costs more than
+            // binding it (SQLite re-prepares a statement whose table changed).
+            try db.cachedStatement(
+                sql: "INSERT INTO \(dialect.quote(table)) (objectId, createdAt, updatedAt, _rperm, _wperm, data) VALUES (?, ?, ?, ?, ?, ?)"
+            ).execute(arguments: [objectId, row.object.createdAt.iso, row.object.updatedAt.iso, perms.read, perms.write, row.document])
             try applyRelations(write, objectId: objectId, table: table, db: db)
             return .inserted(row.object)
         case .update(let className, let objectId, let at, let write, let access, let grant):
@@ -46,7 +48,8 @@ extension SQLiteStore {
             let guardCondition = QueryCompiler.writeGuard(access, schema: schema, table: table, dialect: dialect)
             let quoted = dialect.quote(table)
             let select = "SELECT objectId, createdAt, updatedAt, _rperm, _wperm, data FROM \(quoted) WHERE objectId = ? AND \(guardCondition.sql)"
-            guard let stored = try Row.fetchOne(db, sql: select, arguments: arguments([.text(objectId)] + guardCondition.bindings)) else {
+            guard let stored = try Row.fetchOne(db.cachedStatement(sql: select), arguments: arguments([.text(objectId)] + guardCondition.bindings))
+            else {
                 throw ParseError.objectNotFound
             }
             let row = try PlannedRow.updating(try object(from: stored), at: at, write: write)
@@ -56,16 +59,15 @@ extension SQLiteStore {
                 .text(row.object.updatedAt.iso), perms.read.map(SQLValue.text) ?? .null, perms.write.map(SQLValue.text) ?? .null, .text(row.document),
                 .text(objectId),
             ]
-            try db.execute(sql: update, arguments: arguments(values + guardCondition.bindings))
+            try db.cachedStatement(sql: update).execute(arguments: arguments(values + guardCondition.bindings))
             guard db.changesCount == 1 else { throw ParseError.objectNotFound }
             try applyRelations(write, objectId: objectId, table: table, db: db)
             return .updated(updatedAt: row.object.updatedAt, echo: row.echo)
         case .delete(let className, let objectId, let access):
             guard let (schema, table) = try schema(className, cache: cache, db: db) else { throw ParseError.objectNotFound }
             let guardCondition = QueryCompiler.writeGuard(access, schema: schema, table: table, dialect: dialect)
-            try db.execute(
-                sql: "DELETE FROM \(dialect.quote(table)) WHERE objectId = ? AND \(guardCondition.sql)",
-                arguments: arguments([.text(objectId)] + guardCondition.bindings))
+            try db.cachedStatement(sql: "DELETE FROM \(dialect.quote(table)) WHERE objectId = ? AND \(guardCondition.sql)")
+                .execute(arguments: arguments([.text(objectId)] + guardCondition.bindings))
             guard db.changesCount == 1 else { throw ParseError.objectNotFound }
             for field in schema.relationFields {
                 let join = dialect.quote(QueryCompiler.joinTable(field: field, ownerTable: table))
