@@ -61,8 +61,9 @@ func seed(_ pool: DatabasePool, count: Int) throws {
     }
 }
 
-/// One point read on the calling thread (GRDB's synchronous `unsafeRead`), as Rooftop's
-/// SQLite store serves a get by objectId.
+/// One point read on the calling thread through GRDB's pool (`unsafeRead`), as a plain
+/// Hummingbird and GRDB app would read: Rooftop's own point lookups skip the pool's
+/// synchronisation (`InlineReaders`), so its phases can come close to this floor.
 func note(_ pool: DatabasePool, id: String) throws -> String? {
     try pool.unsafeRead { db in
         try String.fetchOne(db.cachedStatement(sql: "SELECT document FROM Note WHERE objectId = ?"), arguments: [id])

@@ -53,9 +53,10 @@ final class InlineReaders: Sendable {
         return slot.queue
     }
 
-    /// Closes every connection once its current read ends; later reads use `otherwise`.
+    /// Closes every connection once its current read ends; later reads use `otherwise`. Only
+    /// the first call does anything (a second would wait for slots the first keeps).
     func close() {
-        closed.store(true, ordering: .releasing)
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for slot in slots {
             // A read holds a slot for microseconds; this runs once, when the store closes.
             while !slot.claimed.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {

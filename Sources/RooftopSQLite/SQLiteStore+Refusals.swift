@@ -3,8 +3,9 @@ import RooftopCore
 import RooftopStorage
 
 extension SQLiteStore {
-    /// Whether a lone update or delete would be refused with 101 (no such object, or the caller
-    /// may not write it), decided by one point read on the calling thread.
+    /// Whether a lone update or delete would be refused, decided by one point read on the
+    /// calling thread: true for 101 (no such object, or the caller may not write it); a thrown
+    /// `ParseError` is the schema's refusal of the body (111, 119, …), as the writer would give it.
     ///
     /// The writer is one connection: a refused write sent to it crosses to its thread and back,
     /// takes the write lock and rolls back, and while it does, every real write waits — refused
@@ -12,9 +13,9 @@ extension SQLiteStore {
     /// writer would ask (the same guard, compiled from the same schema) in one statement, which
     /// also reads the schema version: when that is not the version the cached schema was read
     /// at, or the update would add fields first (its guard would be compiled from the grown
-    /// schema), or the body would be refused for its types (111 and the like come before 101),
-    /// the answer is "don't know" and the writer decides as before. A "no" from a snapshot is
-    /// the writer's answer at that moment; a "yes" proves nothing and the writer checks again.
+    /// schema), or the read fails, the answer is "don't know" (false) and the writer decides as
+    /// before. A refusal from a snapshot is the writer's answer at that moment; a "writable"
+    /// proves nothing and the writer checks again.
     func refusesWithoutWriting(_ operation: WriteOperation) throws -> Bool {
         let className: ClassName
         let objectId: String
@@ -31,8 +32,10 @@ extension SQLiteStore {
             let cached = catalogCache.withLock({ $0 }), let schema = cached.catalog.schemas[className],
             let table = cached.catalog.tables[className]
         else { return false }
+        // The writer plans the schema before it looks for the row: its refusal comes first.
+        var growth: Result<SchemaGrowth, ParseError>?
         if case .update(_, _, _, let write, _, let grant) = operation {
-            guard let growth = try? SchemaGrowth(className, stored: schema, write: write, grant: grant), !growth.needsSave else { return false }
+            growth = Result { () throws(ParseError) in try SchemaGrowth(className, stored: schema, write: write, grant: grant) }
         }
         let condition = QueryCompiler.writeGuard(access, schema: schema, table: table, dialect: dialect)
         let sql = """
@@ -40,15 +43,19 @@ extension SQLiteStore {
             EXISTS (SELECT 1 FROM \(dialect.quote(table)) WHERE objectId = ? AND \(condition.sql))
             """
         let arguments = SQLiteStore.arguments([.text(objectId)] + condition.bindings)
+        let read: (version: Int, writable: Bool)?
         do {
-            return try onReaderHere { db in
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) else { return false }
-                let version: Int = row[0] ?? 0
-                let writable: Bool = row[1]
-                return version == cached.version && !writable
+            read = try onReaderHere { db in
+                try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments).map { row in (row[0] ?? 0, row[1]) }
             }
-        } catch let error as DatabaseError {
-            throw StorageError.unavailable("\(error)")
+        } catch {
+            return false
+        }
+        guard let read, read.version == cached.version else { return false }
+        switch growth {
+        case .failure(let error): throw error
+        case .success(let planned) where planned.needsSave: return false
+        default: return !read.writable
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 package import RooftopCore
 package import RooftopStorage
+import Synchronization
 
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a 2xx answer
 /// means the write is committed and durable.
@@ -13,6 +14,7 @@ package final class SQLiteStore: CatalogStore {
     let gauge: PoolGauge
     /// The connections point lookups use on the calling thread.
     let inline: InlineReaders
+    private let isClosed = Atomic<Bool>(false)
     let dialect = SQLiteDialect()
     /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
     let catalogCache = LockedValue<VersionedCatalog?>(nil)
@@ -55,6 +57,8 @@ package final class SQLiteStore: CatalogStore {
     /// Readers close first so that the writer is the last connection, which lets SQLite remove
     /// the `-wal` and `-shm` files: a cleanly closed data directory is just `data.db`.
     package func close() throws {
+        // GRDB traps on a closed pool: only the first call closes.
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { throw StorageError.unavailable("the database is closed") }
         inline.close()
         _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         pool.releaseMemory()

@@ -72,12 +72,18 @@ import Testing
                 released.withLock { $0 = true }
             }
         }
-        held.wait()
+        guard held.wait(timeout: .now() + 10) == .success else {
+            Issue.record("the writer never started")
+            release.signal()
+            return
+        }
         #expect(await code(try update(["title": "theirs"], by: stranger), store) == 101)
         #expect(await code(.delete(className: note, objectId: "n1", access: stranger), store) == 101)
         #expect(await code(try update(["title": "x"], by: owner, id: "missing"), store) == 101)
         // A single-use value already spent (here: never held) is refused the same way.
         #expect(await code(try update(["title": "x"], by: owner.requiring(try FieldName("token"), equals: "spent")), store) == 101)
+        // The schema's refusal of the body comes first, as the writer gives it.
+        #expect(await code(try update(["title": 7], by: stranger), store) == 111)
         #expect(!released.withLock { $0 }, "the refusals waited for the writer")
         release.signal()
         try await writerHeld.value
@@ -110,9 +116,39 @@ import Testing
             className: note, objectId: "n1", at: ParseDate(millisecondsSince1970: 2), write: try ObjectWrite(body: ["extra": 1], isCreate: false),
             access: stranger, grant: SchemaGrant(createClass: false, addFields: false))
         #expect(await code(noNewFields, store) == 119)
-        // A new field the caller may add: the writer grows the schema, finds no writable row, rolls back.
+        // A new field the caller may add: left to the writer, which grows the schema, finds no
+        // writable row and rolls back.
         #expect(await code(try update(["extra": 1], by: stranger), store) == 101)
         #expect(try await store.schema(note)?.fields["extra"] == nil)
         #expect(try await title(store) == "mine")
+    }
+
+    /// Decided only at the schema version the cached schema was read at: after a change made
+    /// elsewhere (another process, or a commit not yet remembered), the writer decides.
+    @Test func aSchemaChangedElsewhereLeavesTheDecisionToTheWriter() async throws {
+        let (dir, store) = try await store()
+        defer {
+            try? store.close()
+            try? FileManager.default.removeItem(at: dir)
+        }
+        let refused = try update(["title": "theirs"], by: stranger)
+        #expect(try store.refusesWithoutWriting(refused))
+        #expect(try !store.refusesWithoutWriting(try update(["title": "edited"], by: owner)))
+        let other = try DatabaseQueue(path: store.path)
+        try await other.write { try $0.execute(sql: "UPDATE _SCHEMA_VERSION SET version = version + 1") }
+        try other.close()
+        #expect(try !store.refusesWithoutWriting(refused))
+        #expect(await code(refused, store) == 101, "the writer's answer")
+        // The next committed write remembers the new version: refusals are decided here again.
+        #expect(await code(try update(["title": "edited"], by: owner), store) == nil)
+        #expect(try store.refusesWithoutWriting(refused))
+    }
+
+    /// A second close fails instead of waiting for ever or touching closed connections.
+    @Test func aStoreClosesTwice() async throws {
+        let (dir, store) = try await store()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try store.close()
+        #expect(throws: (any Error).self) { try store.close() }
     }
 }
