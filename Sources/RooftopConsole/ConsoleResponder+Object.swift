@@ -33,7 +33,11 @@ extension ConsoleResponder {
             values["action"] = classPath + "/" + id
             values["created"] = object["createdAt"]?.stringValue.flatMap(ParseDate.init(iso:)).map(Self.time) ?? ""
             values["updated"] = object["updatedAt"]?.stringValue.flatMap(ParseDate.init(iso:)).map(Self.time) ?? ""
-            values["canDelete"] = canChange
+            if canChange {
+                values["deleteForm"] = Self.deleteForm(
+                    heading: visit.word("dataDeleteObject"), action: classPath + "/" + id + "/delete", label: "objectId",
+                    hint: visit.word("dataDeleteHint"), name: id)
+            }
             if className == .user { values["userHref"] = visit.base + "/users/" + id }
             if className == .role { values["roleHref"] = visit.base + "/roles/" + id }
         }

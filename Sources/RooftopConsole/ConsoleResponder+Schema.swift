@@ -176,11 +176,16 @@ extension ConsoleResponder {
         }
         let removable = fields.map(\.key).filter { !schema.isDefaultField($0) }
         let indexable = fields.map(\.key)
+        let classPath = Self.pathComponent(schema.className.rawValue)
+        let canChange = visit.admin?.role == .owner
+        let deleteForm = Self.deleteForm(
+            heading: visit.word("schemaDeleteClass"), action: visit.base + "/schema/" + classPath + "/delete",
+            label: visit.word("schemaClassName"), hint: visit.word("schemaDeleteHint"), name: schema.className.rawValue)
         return [
-            "className": schema.className.rawValue, "classPath": Self.pathComponent(schema.className.rawValue), "fields": rows,
+            "className": schema.className.rawValue, "classPath": classPath, "fields": rows,
             "indexes": indexes, "hasIndexes": !indexes.isEmpty, "removable": removable, "hasRemovable": !removable.isEmpty,
             "indexable": indexable, "slots": [1, 2, 3].map { ["slot": $0] }, "types": Self.fieldTypes, "classes": classes,
-            "canChange": visit.admin?.role == .owner, "csrf": visit.admin?.csrf ?? "",
+            "canChange": canChange, "csrf": visit.admin?.csrf ?? "", "deleteForm": canChange ? deleteForm as Any : false,
             "sentences": PermissionSentences.sentences(schema.clp, language: visit.language).map(Self.codeParts),
         ]
     }

@@ -59,6 +59,11 @@ extension ConsoleResponder {
         values["canChange"] = canChange
         values["csrf"] = visit.admin?.csrf ?? ""
         if canChange {
+            values["deleteForm"] = Self.deleteForm(
+                heading: visit.word("deleteUser"), action: visit.base + "/users/" + user.objectId + "/delete", label: visit.word("confirmLabel"),
+                hint: visit.word("deleteHint"), name: username)
+        }
+        if canChange {
             var actions: [(String, String)] = []
             if user.fields["email"] != nil && accounts.sendsMail {
                 if accounts.mailsVerification && user.fields["emailVerified"] != .bool(true) { actions.append(("verify", "sendVerification")) }

@@ -210,6 +210,13 @@ package struct ConsoleResponder: Sendable {
         }
     }
 
+    /// The values of the `confirmDelete` template: the section's heading, where the form
+    /// posts, and the name the owner must type to delete, with its label and hint (words
+    /// already in the page's language). A page shows the form when its values hold these.
+    static func deleteForm(heading: String, action: String, label: String, hint: String, name: String) -> [String: Any] {
+        ["heading": heading, "action": action, "label": label, "hint": hint, "name": name]
+    }
+
     static func redirect(_ location: String) -> Response {
         var headers = HTTPFields()
         headers[.location] = location

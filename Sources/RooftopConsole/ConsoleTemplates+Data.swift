@@ -85,17 +85,7 @@ extension ConsoleTemplates {
         {{^canChange}}</div>{{/canChange}}
         </section>
         {{^isNew}}{{> dataACL}}{{/isNew}}
-        {{#canDelete}}
-        <section aria-labelledby="delete-h" class="danger"><h2 id="delete-h">{{t.dataDeleteObject}}</h2>
-        <form method="post" action="{{action}}/delete">
-        <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="confirm">objectId</label>
-        <p class="hint" id="confirm-hint">{{t.dataDeleteHint}}</p>
-        <div class="row"><input id="confirm" name="confirm" autocomplete="off" aria-describedby="confirm-hint" data-confirm-name="{{id}}" required>
-        <button type="submit" class="destructive" data-confirm-button>{{t.delete}}</button></div>
-        </form>
-        </section>
-        {{/canDelete}}
+        {{> confirmDelete}}
         """
 
     static let dataACL = """

@@ -84,17 +84,7 @@ extension ConsoleTemplates {
         {{/canChange}}
         </section>
         {{> schemaPermissions}}
-        {{#canChange}}
-        <section aria-labelledby="delete-h" class="danger"><h2 id="delete-h">{{t.schemaDeleteClass}}</h2>
-        <form method="post" action="{{base}}/schema/{{classPath}}/delete">
-        <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="confirm">{{t.schemaClassName}}</label>
-        <p class="hint" id="confirm-hint">{{t.schemaDeleteHint}}</p>
-        <div class="row"><input id="confirm" name="confirm" autocomplete="off" aria-describedby="confirm-hint" data-confirm-name="{{className}}" required>
-        <button type="submit" class="destructive" data-confirm-button>{{t.delete}}</button></div>
-        </form>
-        </section>
-        {{/canChange}}
+        {{> confirmDelete}}
         """
 
     static let schemaPermissions = """

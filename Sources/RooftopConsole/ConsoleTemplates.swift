@@ -24,7 +24,8 @@ enum ConsoleTemplates {
     /// (`ConsoleTemplates+Area.swift`), merged so a name can only be defined once.
     static let sources: [String: String] = {
         let core = [
-            "layout": layout, "login": login, "users": users, "user": user, "audit": audit, "status": status, "message": message, "events": events,
+            "layout": layout, "login": login, "users": users, "user": user, "audit": audit, "message": message, "events": events,
+            "confirmDelete": confirmDelete,
         ]
         return areaSources.reduce(into: core) { all, area in all.merge(area) { first, _ in first } }
     }()
@@ -139,17 +140,7 @@ enum ConsoleTemplates {
         {{> events}}
         <p><a href="{{base}}/audit?user={{id}}">{{t.audit}} →</a></p>
         </section>
-        {{#canChange}}
-        <section aria-labelledby="delete-h" class="danger"><h2 id="delete-h">{{t.deleteUser}}</h2>
-        <form method="post" action="{{base}}/users/{{id}}/delete">
-        <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="confirm">{{t.confirmLabel}}</label>
-        <p class="hint" id="confirm-hint">{{t.deleteHint}}</p>
-        <div class="row"><input id="confirm" name="confirm" autocomplete="off" aria-describedby="confirm-hint" data-confirm-name="{{username}}" required>
-        <button type="submit" class="destructive" data-confirm-button>{{t.delete}}</button></div>
-        </form>
-        </section>
-        {{/canChange}}
+        {{> confirmDelete}}
         """
 
     static let events = """
@@ -177,14 +168,20 @@ enum ConsoleTemplates {
         {{#older}}<p><a href="{{older}}" rel="next">{{t.older}} →</a></p>{{/older}}
         """
 
-    static let status = """
-        <h1>{{t.status}}</h1>
-        <dl class="facts">
-        <dt>{{t.version}}</dt><dd>{{version}}</dd>
-        <dt>{{t.database}}</dt><dd>{{database}}</dd>
-        <dt>{{t.mailQueue}}</dt><dd>{{mailQueue}}</dd>
-        <dt>{{t.uptime}}</dt><dd>{{uptime}}</dd>
-        </dl>
+    /// The delete form with a typed confirmation, on every page that deletes; shown when the
+    /// page's values hold `deleteForm` (`ConsoleResponder.deleteForm`).
+    static let confirmDelete = """
+        {{#deleteForm}}
+        <section aria-labelledby="delete-h" class="danger"><h2 id="delete-h">{{heading}}</h2>
+        <form method="post" action="{{action}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="confirm">{{label}}</label>
+        <p class="hint" id="confirm-hint">{{hint}}</p>
+        <div class="row"><input id="confirm" name="confirm" autocomplete="off" aria-describedby="confirm-hint" data-confirm-name="{{name}}" required>
+        <button type="submit" class="destructive" data-confirm-button>{{t.delete}}</button></div>
+        </form>
+        </section>
+        {{/deleteForm}}
         """
 
     static let message = """

@@ -13,7 +13,7 @@ package final class SQLiteStore: CatalogStore {
     /// Calls waiting for and holding GRDB's reader and writer, for the metrics.
     let gauge: PoolGauge
     /// The connections point lookups use on the calling thread.
-    let inline: InlineReaders
+    let inlineReaders: InlineReaders
     private let isClosed = Atomic<Bool>(false)
     let dialect = SQLiteDialect()
     /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
@@ -39,7 +39,7 @@ package final class SQLiteStore: CatalogStore {
         config.busyMode = .timeout(10)
         gauge = PoolGauge(capacity: config.maximumReaderCount + 1)
         // One per event loop (NIO starts one per core), so each loop nearly always finds one free.
-        inline = InlineReaders(path: path, configuration: config, count: ProcessInfo.processInfo.activeProcessorCount)
+        inlineReaders = InlineReaders(path: path, configuration: config, count: ProcessInfo.processInfo.activeProcessorCount)
         do {
             pool = try DatabasePool(path: path, configuration: config)
             let migrator = SQLiteMigrations.migrator
@@ -59,7 +59,7 @@ package final class SQLiteStore: CatalogStore {
     package func close() throws {
         // GRDB traps on a closed pool: only the first call closes.
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { throw StorageError.unavailable("the database is closed") }
-        inline.close()
+        inlineReaders.close()
         _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         pool.releaseMemory()
         try pool.close()
@@ -248,7 +248,7 @@ package final class SQLiteStore: CatalogStore {
     /// query; WAL readers never wait for the writer. (The gauge counts the pool's readers only:
     /// an inline read never waits.)
     func onReaderHere<T>(_ body: (Database) throws -> T) throws -> T {
-        try inline.read(body) { try onPoolReaderHere(body) }
+        try inlineReaders.read(body) { try onPoolReaderHere(body) }
     }
 
     private func onPoolReaderHere<T>(_ body: (Database) throws -> T) throws -> T {

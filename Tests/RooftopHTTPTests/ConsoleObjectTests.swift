@@ -188,6 +188,9 @@ import Testing
             let found = try await call(client, .get, "/parse/classes/Post?where=%7B%22title%22:%22second%22%7D", master: true)
             let id = try #require(found.json["results"]?.arrayValue?.first?["objectId"]?.stringValue)
             #expect(found.json["results"]?.arrayValue?.first?["views"] == 2)
+            // The owner's page offers the delete form, asking for the objectId to be typed.
+            let page = try await consoleRequest(client, .get, "/console/data/Post/\(id)", cookies: cookies)
+            #expect(page.html.contains("action=\"/console/data/Post/\(id)/delete\"") && page.html.contains("data-confirm-name=\"\(id)\""))
             let wrong = try await consoleRequest(
                 client, .post, "/console/data/Post/\(id)/delete", cookies: cookies, form: ["csrf": csrf, "confirm": "x"])
             #expect(wrong.status == 400)

@@ -65,7 +65,11 @@ extension ConsoleOpsTests {
             #expect(seen["message_links_en"] == 0, "no link in the message is clickable")
             #expect(seen["download"]?.stringValue?.hasPrefix("rooftop-export-") == true, "\(output)")
             for page in ["ops-status", "ops-export", "ops-outbox", "ops-message"] {
-                for language in ["en", "ja"] { #expect(seen["\(page)-\(language)-phone-overflow"] == false, "\(page) \(language)") }
+                for language in ["en", "ja"] {
+                    #expect(
+                        seen["page_overflow"]?["\(page)-\(language)"] == false, "\(page) \(language) \(seen["wide"]?["\(page)-\(language)"] ?? .null)"
+                    )
+                }
             }
             #expect((seen["screenshots"]?.arrayValue?.count ?? 0) == 16)
             let files = try FileManager.default.contentsOfDirectory(atPath: downloads.path).filter { $0.hasSuffix(".jsonl") }

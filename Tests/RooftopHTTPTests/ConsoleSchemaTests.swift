@@ -138,6 +138,7 @@ import Testing
             #expect(fields?["players"] == ["type": "Relation", "targetClass": "_User"])
             let page = try await get(client, admin, "/Game")
             #expect(page.html.contains("<code>score</code>") && page.html.contains("<td>Pointer</td><td>_User</td>"))
+            #expect(page.html.contains("action=\"/console/schema/Game/delete\"") && page.html.contains("data-confirm-name=\"Game\""))
             // Refusals, each compared with the API's answer to the same change of an equal class.
             let refused: [([String: String], String)] = [
                 (["name": "score", "type": "Number"], #"{"fields":{"score":{"type":"Number"}}}"#),

@@ -309,6 +309,8 @@ import Testing
             let csrf = try await consoleCSRF(client, session: session)
             let page = try await consoleRequest(client, .get, "/console/users/\(anaId)", cookies: cookies)
             #expect(page.html.contains("locked until"))
+            // The owner is offered the delete form, asking for the username to be typed.
+            #expect(page.html.contains("action=\"/console/users/\(anaId)/delete\"") && page.html.contains("data-confirm-name=\"ana\""))
             let unlocked = try await consoleRequest(client, .post, "/console/users/\(anaId)/unlock", cookies: cookies, form: ["csrf": csrf])
             #expect(unlocked.html.contains("The user is unlocked."))
             #expect(try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"ana password 1"}"#).status == 200)

@@ -53,7 +53,9 @@ import Testing
             #expect(seen["viewas_ja"] == "このユーザーとして表示: anabel")
             for page in ["user-search", "user-edit", "user-owned", "user-viewas"] {
                 for language in ["en", "ja"] {
-                    #expect(seen["\(page)_\(language)_page_overflow"] == false, "\(page) \(language) \(seen["\(page)_\(language)_wide"] ?? .null)")
+                    #expect(
+                        seen["page_overflow"]?["\(page)-\(language)"] == false, "\(page) \(language) \(seen["wide"]?["\(page)-\(language)"] ?? .null)"
+                    )
                 }
             }
             #expect((seen["screenshots"]?.arrayValue?.count ?? 0) == 16)

@@ -38,6 +38,54 @@ def start_chromium(downloads=None):
     return driver
 
 
+# Whether the page itself scrolls sideways (a wide table must scroll inside its own box).
+PAGE_OVERFLOWS = "return document.documentElement.scrollWidth > document.documentElement.clientWidth"
+# What sticks out when it does: up to five elements outside a `.scroll` box, and the widths.
+WIDE_ELEMENTS = (
+    "var w = document.documentElement.clientWidth; return Array.from(document.querySelectorAll('body *'))"
+    ".filter(function (e) { return e.getBoundingClientRect().right > w + 1 && !(e.parentElement && e.parentElement.closest('.scroll')); }).slice(0, 5)"
+    ".map(function (e) { return e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right); })"
+    ".concat([document.documentElement.scrollWidth, w]);")
+
+
+class Screens:
+    """Screenshots of the current page at each of SIZES, named `<prefix><name>-<language>-<size>.png`,
+    and at phone size whether the page scrolls sideways. `report(seen)` adds them to what a
+    script prints: `screenshots` (paths), `page_overflow` ("name-language" -> bool) and `wide`
+    (what sticks out, for the failure message). Every console browser script shoots this way."""
+
+    def __init__(self, driver, directory, prefix=""):
+        os.makedirs(directory, exist_ok=True)
+        self.driver, self.directory, self.prefix = driver, directory, prefix
+        self.paths, self.overflow, self.wide = [], {}, {}
+
+    def shoot(self, name, language, anchor=None, full_page=False):
+        """`anchor`: the id of an element to scroll to first; `full_page`: the window as tall as
+        the page, so the shot shows all of it."""
+        driver = self.driver
+        for label, width, height in SIZES:
+            driver.set_window_size(width, height)
+            if anchor:
+                driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", anchor)
+            if label == "phone":
+                key = f"{name}-{language}"
+                self.overflow[key] = driver.execute_script(PAGE_OVERFLOWS)
+                if self.overflow[key]:
+                    self.wide[key] = driver.execute_script(WIDE_ELEMENTS)
+            if full_page:
+                full = driver.execute_script("return document.documentElement.scrollHeight")
+                driver.set_window_size(width, max(height, full + 140))
+            path = os.path.join(self.directory, f"{self.prefix}{name}-{language}-{label}.png")
+            driver.save_screenshot(path)
+            self.paths.append(path)
+        driver.set_window_size(1280, 900)
+
+    def report(self, seen):
+        seen["screenshots"] = self.paths
+        seen["page_overflow"] = self.overflow
+        seen["wide"] = self.wide
+
+
 def run(main):
     """Runs a script's `main`; the test shows standard output only, so a failure's traceback goes
     there, and the exit status is 1."""
@@ -51,19 +99,11 @@ def run(main):
 
 def main():
     base, admin, password, username, shots_dir = sys.argv[1:6]
-    os.makedirs(shots_dir, exist_ok=True)
     driver = start_chromium()
+    screens = Screens(driver, shots_dir)
+    shoot = screens.shoot
     wait = WebDriverWait(driver, 30)
-    shots = []
     seen = {}
-
-    def shoot(name, language):
-        for label, width, height in SIZES:
-            driver.set_window_size(width, height)
-            path = os.path.join(shots_dir, f"{name}-{language}-{label}.png")
-            driver.save_screenshot(path)
-            shots.append(path)
-        driver.set_window_size(1280, 900)
 
     def new_notice(previous):
         # The page before the POST may show a notice too: wait for the next page's, and ignore the
@@ -129,7 +169,7 @@ def main():
         driver.get(base + "/status")
         seen["status_ja"] = h1()
         shoot("status", "ja")
-        seen["screenshots"] = shots
+        screens.report(seen)
         print(json.dumps(seen, ensure_ascii=False))
     finally:
         driver.quit()

@@ -18,30 +18,18 @@ from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from console_browser import SIZES, start_chromium, run  # noqa: E402
+from console_browser import Screens, start_chromium, run  # noqa: E402
 
 
 def main():
     base, admin, password, object_id, username, role_id, shots_dir = sys.argv[1:8]
-    os.makedirs(shots_dir, exist_ok=True)
     driver = start_chromium()
+    screens = Screens(driver, shots_dir, "data-")
+    shoot = screens.shoot
     wait = WebDriverWait(driver, 30)
     # While the next page replaces this one, the old rows go stale: read again, never fail.
     settle = WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,))
-    shots = []
     seen = {}
-
-    def shoot(name, language):
-        for label, width, height in SIZES:
-            driver.set_window_size(width, height)
-            path = os.path.join(shots_dir, f"data-{name}-{language}-{label}.png")
-            driver.save_screenshot(path)
-            shots.append(path)
-            if label == "phone":
-                # A wide table scrolls inside its own box: the page itself never scrolls sideways.
-                seen.setdefault("page_overflow", {})[f"{name}-{language}"] = driver.execute_script(
-                    "return document.documentElement.scrollWidth > window.innerWidth")
-        driver.set_window_size(1280, 900)
 
     def h1():
         return wait.until(ec.presence_of_element_located((By.TAG_NAME, "h1"))).text
@@ -108,7 +96,7 @@ def main():
         both_languages("roles", base + "/roles")
         both_languages("role", base + "/roles/" + role_id)
         seen["role_users"] = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#members-h ~ ul li")]
-        seen["screenshots"] = shots
+        screens.report(seen)
         print(json.dumps(seen, ensure_ascii=False))
     finally:
         driver.quit()

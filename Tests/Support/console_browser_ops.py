@@ -15,28 +15,17 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
-from console_browser import SIZES, start_chromium, run
+from console_browser import Screens, start_chromium, run
 
 
 def main():
     base, admin, password, shots_dir, downloads = sys.argv[1:6]
-    os.makedirs(shots_dir, exist_ok=True)
     os.makedirs(downloads, exist_ok=True)
     driver = start_chromium(downloads)
+    screens = Screens(driver, shots_dir)
+    shoot = screens.shoot
     wait = WebDriverWait(driver, 30)
-    shots = []
     seen = {}
-
-    def shoot(name, language):
-        for label, width, height in SIZES:
-            driver.set_window_size(width, height)
-            path = os.path.join(shots_dir, f"{name}-{language}-{label}.png")
-            driver.save_screenshot(path)
-            shots.append(path)
-            # At phone width the page itself must not scroll sideways (tables scroll in their box).
-            seen[f"{name}-{language}-{label}-overflow"] = driver.execute_script(
-                "return document.documentElement.scrollWidth > document.documentElement.clientWidth")
-        driver.set_window_size(1280, 900)
 
     def h1():
         return wait.until(ec.presence_of_element_located((By.TAG_NAME, "h1"))).text
@@ -77,7 +66,7 @@ def main():
                 break
             time.sleep(0.2)
         seen["download"] = done[0] if done else None
-        seen["screenshots"] = shots
+        screens.report(seen)
         print(json.dumps(seen, ensure_ascii=False))
     finally:
         driver.quit()

@@ -16,30 +16,20 @@ from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from console_browser import SIZES, start_chromium, run  # noqa: E402
+from console_browser import Screens, start_chromium, run  # noqa: E402
 
 
 def main():
     base, admin, password, class_name, shots_dir = sys.argv[1:6]
-    os.makedirs(shots_dir, exist_ok=True)
     driver = start_chromium()
-    wait = WebDriverWait(driver, 30)
-    shots = []
-    seen = {}
+    screens = Screens(driver, shots_dir)
 
     def shoot(name, language):
-        for label, width, height in SIZES:
-            driver.set_window_size(width, height)
-            # A table wider than the phone scrolls in its own box, never the page.
-            seen[f"{name}-{language}-{label}-overflow"] = driver.execute_script(
-                "return document.documentElement.scrollWidth > document.documentElement.clientWidth")
-            # The whole page, grid included: as tall as its content.
-            full = driver.execute_script("return document.documentElement.scrollHeight")
-            driver.set_window_size(width, max(height, full + 140))
-            path = os.path.join(shots_dir, f"{name}-{language}-{label}.png")
-            driver.save_screenshot(path)
-            shots.append(path)
-        driver.set_window_size(1280, 900)
+        # The whole page, grid included.
+        screens.shoot(name, language, full_page=True)
+
+    wait = WebDriverWait(driver, 30)
+    seen = {}
 
     def submit(selector):
         # Wait for the next page: the old one's notice may read the same.
@@ -89,7 +79,7 @@ def main():
         driver.get(base + "/schema")
         seen["list_title_ja"] = h1()
         shoot("schema-list", "ja")
-        seen["screenshots"] = shots
+        screens.report(seen)
         print(json.dumps(seen, ensure_ascii=False))
     finally:
         driver.quit()

@@ -16,37 +16,16 @@ from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from console_browser import SIZES, start_chromium, run  # noqa: E402
+from console_browser import Screens, start_chromium, run  # noqa: E402
 
 
 def main():
     base, admin, password, prefix, username, class_name, shots_dir = sys.argv[1:8]
-    os.makedirs(shots_dir, exist_ok=True)
     driver = start_chromium()
+    screens = Screens(driver, shots_dir)
+    shoot = screens.shoot
     wait = WebDriverWait(driver, 30)
-    shots = []
     seen = {}
-
-    def shoot(name, language, anchor=None):
-        for label, width, height in SIZES:
-            driver.set_window_size(width, height)
-            if anchor:
-                # The page's own sections lie below the profile: show them.
-                driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", anchor)
-            path = os.path.join(shots_dir, f"{name}-{language}-{label}.png")
-            driver.save_screenshot(path)
-            shots.append(path)
-            if label == "phone":
-                # Wide tables scroll inside their own box: the page itself never scrolls sideways.
-                seen[f"{name}_{language}_page_overflow"] = driver.execute_script(
-                    "return document.documentElement.scrollWidth > document.documentElement.clientWidth")
-                if seen[f"{name}_{language}_page_overflow"]:
-                    seen[f"{name}_{language}_wide"] = driver.execute_script(
-                        "var w = document.documentElement.clientWidth; return Array.from(document.querySelectorAll('body *'))"
-                        ".filter(function (e) { return e.getBoundingClientRect().right > w + 1 && !(e.parentElement && e.parentElement.closest('.scroll')); }).slice(0, 5)"
-                        ".map(function (e) { return e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right); })"
-                        ".concat([document.documentElement.scrollWidth, w]);")
-        driver.set_window_size(1280, 900)
 
     def notice():
         return WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(
@@ -92,7 +71,7 @@ def main():
         seen["viewas_ja"] = wait.until(ec.presence_of_element_located((By.TAG_NAME, "h1"))).text
         seen["viewed_ja"] = viewed()
         shoot("user-viewas", "ja", "va-results")
-        seen["screenshots"] = shots
+        screens.report(seen)
         print(json.dumps(seen, ensure_ascii=False))
     finally:
         driver.quit()
