@@ -111,7 +111,7 @@ let package = Package(
             name: "RooftopCrypto",
             dependencies: [
                 "RooftopCore", "RooftopServices", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: server),
-                .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOPosix"),
+                .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOPosix"),
             ],
             swiftSettings: upcoming
         ),
@@ -168,7 +168,7 @@ let package = Package(
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopSQLite", "RooftopPostgres", "RooftopCrypto",
                 "RooftopMail", "RooftopIdentity", "RooftopS3", "RooftopWebhooks", "RooftopConsole",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
-                .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: server), nio("NIOCore"), nio("NIOPosix"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: server),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server), log, lifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
@@ -213,7 +213,7 @@ let package = Package(
             name: "RooftopFloor",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
-                .product(name: "GRDB", package: "GRDB.swift", condition: server),
+                .product(name: "GRDB", package: "GRDB.swift", condition: server), nio("NIOCore"), nio("NIOPosix"),
             ],
             path: "Benchmarks/RooftopFloor",
             swiftSettings: upcoming

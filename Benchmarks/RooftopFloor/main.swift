@@ -10,16 +10,23 @@
 // concurrency and request count, so each of Rooftop's phases can be stated as a multiple of
 // what any Swift server on this machine pays for the same HTTP exchange.
 //
-// Usage: RooftopFloor --port N --data-dir DIR [--notes 1000]
+// It serves on as many event loops as `rooftop serve` does by default (one per core but one):
+// the loop count alone moves the cost of a request on this machine (docs/benchmarks.md, "Event
+// loops"), so the floor and Rooftop are measured the same way.
+//
+// Usage: RooftopFloor --port N --data-dir DIR [--notes 1000] [--loops N]
 import Foundation
 import GRDB
 import Hummingbird
+import NIOCore
+import NIOPosix
 
-/// The command line: `--port`, `--data-dir`, `--notes`.
+/// The command line: `--port`, `--data-dir`, `--notes`, `--loops`.
 struct FloorOptions {
     var port = 8080
     var directory = "."
     var notes = 1000
+    var loops = max(1, System.coreCount - 1)
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -29,10 +36,11 @@ struct FloorOptions {
             case "--port": port = Int(value) ?? -1
             case "--data-dir": directory = value
             case "--notes": notes = Int(value) ?? -1
+            case "--loops": loops = Int(value) ?? -1
             default: throw FloorError.usage
             }
         }
-        guard (0...65535).contains(port), (1...1_000_000).contains(notes) else { throw FloorError.usage }
+        guard (0...65535).contains(port), (1...1_000_000).contains(notes), (1...1024).contains(loops) else { throw FloorError.usage }
     }
 }
 
@@ -40,7 +48,7 @@ struct FloorOptions {
 enum FloorError: Error, CustomStringConvertible {
     case usage
 
-    var description: String { "usage: RooftopFloor --port N --data-dir DIR [--notes 1..1000000]" }
+    var description: String { "usage: RooftopFloor --port N --data-dir DIR [--notes 1..1000000] [--loops 1..1024]" }
 }
 
 /// A table shaped like a Rooftop class table (an integer key, the unique objectId, the
@@ -95,5 +103,7 @@ router.get("floor/notes/:id") { _, context in
     }
     return Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(string: document)))
 }
-let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: options.port)))
+let app = Application(
+    router: router, configuration: .init(address: .hostname("127.0.0.1", port: options.port)),
+    eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup(numberOfThreads: options.loops)))
 try await app.runService()

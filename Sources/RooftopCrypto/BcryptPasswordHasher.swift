@@ -4,7 +4,7 @@ import HummingbirdBcrypt
 import NIOPosix
 import RooftopServices
 
-/// bcrypt on NIO's blocking-work thread pool (one thread per core), so hashing never runs on
+/// bcrypt on its own threads (`HashingThreads`: one per core, at a lower priority), so hashing never runs on
 /// an event loop or a Swift cooperative thread and a login storm queues instead of starving
 /// every other request.
 ///
@@ -31,7 +31,7 @@ package struct BcryptPasswordHasher: PasswordHasher {
         if password.utf8.contains(0) { throw PasswordPolicy.Problem.invalidCharacter.error }
         let cost = self.cost
         let input = Self.bcryptInput(password)
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(input, cost: cost) }
+        return try await HashingThreads.run { Bcrypt.hash(input, cost: cost) }
     }
 
     /// The password itself up to 72 bytes, else its SHA-256 in base64.
@@ -51,7 +51,7 @@ package struct BcryptPasswordHasher: PasswordHasher {
         // the first 72 bytes: those still verify as they did there.
         let legacy = password.utf8.count > 72 && !hash.hasPrefix("$2b$")
         return
-            (try? await NIOThreadPool.singleton.runIfActive {
+            (try? await HashingThreads.run {
                 Bcrypt.verify(input, hash: normalized) || (legacy && Bcrypt.verify(password, hash: normalized))
             }) ?? false
     }

@@ -17,7 +17,9 @@ extension ParseRoutes {
 
     func me(_ request: ParseRequest) async throws -> ParseResponse {
         guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
-        return ParseResponse(body: .object(try await accounts.meAnswer(token: token)))
+        // Authentication already turned this token into the principal (the master key aside).
+        let signedIn = request.principal.isMaster ? nil : request.principal.userId
+        return ParseResponse(body: .object(try await accounts.meAnswer(token: token, signedIn: signedIn)))
     }
 
     func updateUser(_ request: ParseRequest) async throws -> ParseResponse {

@@ -74,6 +74,7 @@ package func buildApplication(
         responder: ServerResponder(console: console, parse: responder), server: server,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+        eventLoopGroupProvider: dependencies.eventLoopGroup.map { .shared($0) } ?? .singleton,
         logger: dependencies.logger)
     app.addServices(
         Maintenance(accounts: accounts, store: store, clock: clock, interval: dependencies.maintenanceInterval, logger: dependencies.logger), jobs)

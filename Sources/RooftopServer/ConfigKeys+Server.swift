@@ -102,6 +102,12 @@ extension ServerConfiguration {
                 + "Rooftop's own option",
             valid: { $0 >= 0 }, problem: "must be 0 (wait) or seconds"),
         .int(
+            "eventLoops", \.eventLoops,
+            "threads serving HTTP; every request runs on its connection's thread. `0`: one per core but one (at least one), so "
+                + "a thread the database writer, password hashing or a proxy on the same machine preempts doesn't stall its "
+                + "connections — see [deployment.md](deployment.md). Rooftop's own option",
+            valid: { (0...1024).contains($0) }, problem: "must be 0 (automatic) or 1 to 1024 threads"),
+        .int(
             "handlerTimeout", \.handlerTimeout,
             "seconds an embedding program's cloud function may run before its request fails with 124 (the handler is cancelled); a "
                 + "function's own `timeout` wins. See [server-logic.md](server-logic.md). Rooftop's own option",

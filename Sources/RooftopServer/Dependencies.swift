@@ -1,4 +1,5 @@
 package import Logging
+package import NIOPosix
 package import RooftopConsole
 package import RooftopHTTP
 package import RooftopIdentity
@@ -53,6 +54,8 @@ package struct Dependencies: Sendable {
     /// The file outbox's directory when mail is written there instead of sent (the console's
     /// outbox pages read it).
     package var outboxDirectory: String?
+    /// The event loops HTTP is served on; nil: NIO's shared group (tests, embedding apps).
+    package var eventLoopGroup: MultiThreadedEventLoopGroup?
 
     /// Dependencies with the wall clock and hourly maintenance.
     package init(

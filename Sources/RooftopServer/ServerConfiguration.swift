@@ -40,6 +40,8 @@ package struct ServerConfiguration: Sendable {
     /// Seconds a server-side handler (function, trigger) may run before its request fails
     /// (124), unless it set its own limit.
     package var handlerTimeout = 30
+    /// Threads serving HTTP (event loops); 0: one per core but one, at least one.
+    package var eventLoops = 0
     /// Sent to webhooks as `X-Parse-Webhook-Key`.
     package var webhookKey: String?
     /// Hosts (`host` or `host:port`) webhooks may be registered on.

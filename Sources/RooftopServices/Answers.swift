@@ -42,9 +42,11 @@ extension Accounts {
         return Self.withToken(user.json, token)
     }
 
-    /// `GET /users/me`: the user with the token it was asked with.
-    package func meAnswer(token: String) async throws -> [String: JSON] {
-        Self.withToken(try await me(token: token).json, token)
+    /// `GET /users/me`: the user with the token it was asked with. `signedIn` is the user the
+    /// request was already authenticated as with this very token, so the session isn't checked
+    /// twice.
+    package func meAnswer(token: String, signedIn: String? = nil) async throws -> [String: JSON] {
+        Self.withToken(try await me(token: token, signedIn: signedIn).json, token)
     }
 
     /// The username a valid reset token belongs to (shown on the reset form), nil for an

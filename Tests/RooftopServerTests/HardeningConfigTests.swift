@@ -39,6 +39,19 @@ import Testing
         #expect(throws: ConfigError.self) { try configuration(["idleTimeout": -1]) }
     }
 
+    @Test func eventLoopsLeaveACoreToTheRestUnlessSet() throws {
+        #expect(try configuration([:]).eventLoops == 0)
+        #expect(try configuration(["eventLoops": 4]).eventLoops == 4)
+        for bad: JSON in [-1, 1025, "two", 1.5] {
+            #expect(throws: ConfigError.self) { try configuration(["eventLoops": bad]) }
+        }
+        // Automatic: one per core but one, never none; a number set is taken as it is.
+        #expect(EventLoops.count(configured: 0, cores: 1) == 1)
+        #expect(EventLoops.count(configured: 0, cores: 2) == 1)
+        #expect(EventLoops.count(configured: 0, cores: 16) == 15)
+        #expect(EventLoops.count(configured: 3, cores: 2) == 3)
+    }
+
     @Test(arguments: [
         ("10.0.0.0/8", "10.255.1.2", true), ("10.0.0.0/8", "11.0.0.1", false), ("127.0.0.64/26", "127.0.0.127", true),
         ("127.0.0.64/26", "127.0.0.128", false), ("::1", "::1", true), ("::1", "0:0:0:0:0:0:0:1", true), ("10.0.0.1", "::ffff:10.0.0.1", true),

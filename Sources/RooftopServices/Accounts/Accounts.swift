@@ -410,8 +410,9 @@ package struct Accounts: Sendable {
     }
 
     /// The user of a session (`GET /users/me`).
-    package func me(token: String) async throws -> StoredObject {
-        let (userId, _) = try await validate(token)
+    package func me(token: String, signedIn: String? = nil) async throws -> StoredObject {
+        let userId: String
+        if let signedIn { userId = signedIn } else { (userId, _) = try await validate(token) }
         guard let user = try await user(userId) else { throw Self.invalidToken }
         return user
     }

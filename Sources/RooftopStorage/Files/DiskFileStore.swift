@@ -50,7 +50,10 @@ package struct DiskFileStore: FileStore {
                 if size > maxSize { throw FileStoreError.tooLarge(limit: maxSize) }
                 try Self.writeAll(fd, chunk)
             }
-            guard fsync(fd) == 0 else { throw Self.failure("sync", temporary) }
+            // The one call here that waits for the disk; page-cache reads and writes stay inline.
+            // errno is per thread: it is read on the thread that synced.
+            let syncError = await BlockingCall.run { fsync(fd) == 0 ? nil : errno }
+            if let syncError { throw Self.failure("sync", temporary, errno: syncError) }
             close(fd)
         } catch {
             close(fd)
@@ -178,7 +181,7 @@ package struct DiskFileStore: FileStore {
         #endif
     }
 
-    private static func failure(_ action: String, _ what: String) -> StorageError {
-        StorageError.unavailable("cannot \(action) \(what): \(String(cString: strerror(errno)))")
+    private static func failure(_ action: String, _ what: String, errno code: Int32 = errno) -> StorageError {
+        StorageError.unavailable("cannot \(action) \(what): \(String(cString: strerror(code)))")
     }
 }
