@@ -143,7 +143,7 @@ package struct ParseResponder: HTTPResponder {
         if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON {
             // The JavaScript SDK's base64 form of an upload: a JSON body carrying the keys and
             // `base64`, and no key header; bounded by the upload limit (in base64).
-            if case .stream = route.body, Self.applicationId.flatMap({ request.headers[$0] }) == nil, request.headers[.authorization] == nil {
+            if case .stream = route.body, request.headers.value(ParseHeader.applicationId) == nil, request.headers[.authorization] == nil {
                 return (method, try await readBody(request, limit: config.maxBodySize + (config.maxUploadSize / 3 + 1) * 4, expectation: expectation))
             }
             return (method, [:])
@@ -249,8 +249,6 @@ package struct ParseResponder: HTTPResponder {
 
     /// Built once: a header name is validated when it is made.
     package static let forwardedFor = HTTPField.Name("X-Forwarded-For")
-    /// `X-Parse-Application-Id`.
-    static let applicationId = HTTPField.Name("X-Parse-Application-Id")
 
     /// The socket's address, or — only when that is a trusted proxy — the right-most address in
     /// `X-Forwarded-For` that is not a trusted proxy itself. Computed once per request: the
@@ -294,13 +292,22 @@ package struct ParseResponder: HTTPResponder {
     /// CORS on every answer, and `no-store`: API answers are private to their caller, and some
     /// clients' URL caches would otherwise answer one user's request with another's data.
     private func addCommonHeaders(_ response: inout Response) {
-        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+        if response.headers[.cacheControl] == nil { response.headers.append(Self.noStore) }
         response.headers[.accessControlAllowOrigin] = config.allowOrigin
-        response.headers[.accessControlAllowMethods] = "GET,PUT,POST,DELETE,OPTIONS"
-        response.headers[.accessControlAllowHeaders] =
-            "X-Parse-Master-Key, X-Parse-REST-API-Key, X-Parse-Javascript-Key, X-Parse-Application-Id, X-Parse-Client-Version, X-Parse-Session-Token, X-Requested-With, X-Parse-Revocable-Session, X-Parse-Request-Id, Content-Type, Pragma, Cache-Control"
-        response.headers[.accessControlExposeHeaders] = "X-Parse-Job-Status-Id, X-Parse-Push-Status-Id"
+        // Made once: a field's value is checked byte by byte when the field is made.
+        for field in Self.corsFields { response.headers[fields: field.name] = [field] }
     }
+
+    private static let noStore = HTTPField(name: .cacheControl, value: "no-store")
+    private static let corsFields = [
+        HTTPField(name: .accessControlAllowMethods, value: "GET,PUT,POST,DELETE,OPTIONS"),
+        HTTPField(
+            name: .accessControlAllowHeaders,
+            value:
+                "X-Parse-Master-Key, X-Parse-REST-API-Key, X-Parse-Javascript-Key, X-Parse-Application-Id, X-Parse-Client-Version, X-Parse-Session-Token, X-Requested-With, X-Parse-Revocable-Session, X-Parse-Request-Id, Content-Type, Pragma, Cache-Control"
+        ),
+        HTTPField(name: .accessControlExposeHeaders, value: "X-Parse-Job-Status-Id, X-Parse-Push-Status-Id"),
+    ]
 
     static func json(_ bytes: [UInt8], status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()

@@ -24,12 +24,12 @@ struct RequestAuthenticator {
     /// `clientIP` is the address the rate limits and the audit log use too: behind a trusted
     /// proxy the client it names, never the proxy (every request would come from it).
     func authenticate(headers: HTTPFields, body: inout [String: JSON], clientIP: String?) throws -> Credentials {
-        var appId = headers.value("X-Parse-Application-Id")
-        var masterKey = headers.value("X-Parse-Master-Key")
-        var javascriptKey = headers.value("X-Parse-Javascript-Key")
-        var sessionToken = headers.value("X-Parse-Session-Token")
-        var installationId = headers.value("X-Parse-Installation-Id")
-        var clientKey = headers.value("X-Parse-Client-Key")
+        var appId = headers.value(ParseHeader.applicationId)
+        var masterKey = headers.value(ParseHeader.masterKey)
+        var javascriptKey = headers.value(ParseHeader.javascriptKey)
+        var sessionToken = headers.value(ParseHeader.sessionToken)
+        var installationId = headers.value(ParseHeader.installationId)
+        var clientKey = headers.value(ParseHeader.clientKey)
         if let basic = headers[.authorization], basic.hasPrefix("Basic "),
             let decoded = Data(base64Encoded: String(basic.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }),
             let colon = decoded.firstIndex(of: ":")
@@ -60,8 +60,8 @@ struct RequestAuthenticator {
         if config.requiresClientKey && !credentials.isMaster {
             let supplied: [(String?, String?)] = [
                 (clientKey, config.clientKey), (javascriptKey, config.javascriptKey),
-                (headers.value("X-Parse-REST-API-Key"), config.restAPIKey),
-                (headers.value("X-Parse-Windows-Key"), config.dotNetKey),
+                (headers.value(ParseHeader.restAPIKey), config.restAPIKey),
+                (headers.value(ParseHeader.windowsKey), config.dotNetKey),
             ]
             let matched = supplied.contains { given, expected in
                 guard let given, let expected else { return false }
@@ -83,9 +83,27 @@ struct RequestAuthenticator {
     }
 }
 
+/// The Parse headers, named once: making an `HTTPField.Name` validates and lowercases its text,
+/// and every request looked up six of them.
+enum ParseHeader {
+    static let applicationId = HTTPField.Name("X-Parse-Application-Id")
+    static let masterKey = HTTPField.Name("X-Parse-Master-Key")
+    static let javascriptKey = HTTPField.Name("X-Parse-Javascript-Key")
+    static let sessionToken = HTTPField.Name("X-Parse-Session-Token")
+    static let installationId = HTTPField.Name("X-Parse-Installation-Id")
+    static let clientKey = HTTPField.Name("X-Parse-Client-Key")
+    static let restAPIKey = HTTPField.Name("X-Parse-REST-API-Key")
+    static let windowsKey = HTTPField.Name("X-Parse-Windows-Key")
+}
+
 extension HTTPFields {
     /// The value of the header named `name`, if any.
     func value(_ name: String) -> String? {
         HTTPField.Name(name).flatMap { self[$0] }
+    }
+
+    /// The value of the header named `name`, if any (nil for a name that isn't one).
+    func value(_ name: HTTPField.Name?) -> String? {
+        name.flatMap { self[$0] }
     }
 }
