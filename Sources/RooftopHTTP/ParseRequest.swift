@@ -19,6 +19,9 @@ package struct ParseRequest: Sendable {
     package var principal: Principal
     /// The session token the request carried, if any.
     package var sessionToken: String? = nil
+    /// The user authentication found for `sessionToken` on this very request, just before
+    /// routing. Never set on a batch item: an earlier item (a logout) may have ended the session.
+    package var tokenUser: String? = nil
     /// The installation id the request carried, if any.
     package var installationId: String? = nil
     /// The `Accept-Language` header, for the language of mail a request triggers.

@@ -167,6 +167,7 @@ package struct ParseResponder: HTTPResponder {
         guard let token = credentials.sessionToken, !credentials.isMaster else { return }
         do {
             parseRequest.principal = try await routes.accounts.principal(forToken: token)
+            parseRequest.tokenUser = parseRequest.principal.userId
         } catch let error as ParseError where error.code == .invalidSessionToken && loggingIn {
             // A stale token must not stop the user from logging in again.
         }

@@ -17,9 +17,8 @@ extension ParseRoutes {
 
     func me(_ request: ParseRequest) async throws -> ParseResponse {
         guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
-        // Authentication already turned this token into the principal (the master key aside).
-        let signedIn = request.principal.isMaster ? nil : request.principal.userId
-        return ParseResponse(body: .object(try await accounts.meAnswer(token: token, signedIn: signedIn)))
+        // Authentication already checked this token on this request; a batch item checks again.
+        return ParseResponse(body: .object(try await accounts.meAnswer(token: token, signedIn: request.tokenUser)))
     }
 
     func updateUser(_ request: ParseRequest) async throws -> ParseResponse {

@@ -90,7 +90,7 @@ extension ParseRoutes {
     /// Whether `http` carries the master key (a download route needs no keys, so they are only
     /// read here); a wrong one is refused as on any route.
     func isMaster(_ request: ParseRequest, _ http: Request) throws -> Bool {
-        guard http.headers.value("X-Parse-Master-Key") != nil || http.headers[.authorization] != nil else { return false }
+        guard http.headers.value(ParseHeader.masterKey) != nil || http.headers[.authorization] != nil else { return false }
         var body: [String: JSON] = [:]
         return try RequestAuthenticator(config: config).authenticate(headers: http.headers, body: &body, clientIP: request.clientIP).isMaster
     }

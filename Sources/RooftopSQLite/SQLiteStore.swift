@@ -25,8 +25,10 @@ package final class SQLiteStore: CatalogStore {
         var version: Int
     }
 
-    /// Opens (creating if needed) the database at `path` and runs pending migrations.
-    package init(path: String) throws {
+    /// Opens (creating if needed) the database at `path` and runs pending migrations;
+    /// `inlineReaders` connections serve point lookups on the calling thread (at least one per
+    /// event loop, so a loop nearly always finds one free and never waits for the pool).
+    package init(path: String, inlineReaders inlineCount: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         var config = Configuration()
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -38,8 +40,7 @@ package final class SQLiteStore: CatalogStore {
         }
         config.busyMode = .timeout(10)
         gauge = PoolGauge(capacity: config.maximumReaderCount + 1)
-        // One per event loop (NIO starts one per core), so each loop nearly always finds one free.
-        inlineReaders = InlineReaders(path: path, configuration: config, count: ProcessInfo.processInfo.activeProcessorCount)
+        inlineReaders = InlineReaders(path: path, configuration: config, count: max(1, inlineCount))
         do {
             pool = try DatabasePool(path: path, configuration: config)
             let migrator = SQLiteMigrations.migrator

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import RooftopCore
 import RooftopPostgres
 import RooftopSQLite
@@ -51,7 +52,9 @@ struct Database: Sendable {
     static func open(_ configuration: ServerConfiguration, logger: Logger) throws -> Database {
         guard let uri = configuration.databaseURI else {
             do {
-                let store = try SQLiteStore(path: configuration.dataDir + "/data.db")
+                // A point read finds a free inline reader on every loop, however many loops are set.
+                let loops = EventLoops.count(configured: configuration.eventLoops, cores: System.coreCount)
+                let store = try SQLiteStore(path: configuration.dataDir + "/data.db", inlineReaders: max(loops, System.coreCount))
                 return Database(store: store, pool: nil, prepare: {}, close: { try? store.close() })
             } catch {
                 throw CommandFailure(

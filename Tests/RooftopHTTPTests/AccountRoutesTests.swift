@@ -45,6 +45,29 @@ import Testing
         }
     }
 
+    /// `/users/me` trusts the check authentication just made of the same token, but a batch
+    /// item does not: an earlier item may have ended the session.
+    @Test func meAfterALogoutInTheSameBatchIsRefused() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let signedUp = try await signUp(client, #"{"username":"ana","password":"correct horse"}"#)
+            let token = try #require(signedUp.json["sessionToken"]?.stringValue)
+            let body = #"{"requests":[{"method":"POST","path":"/parse/logout"},{"method":"GET","path":"/parse/users/me"}]}"#
+            let items = try #require(try await call(client, .post, "/parse/batch", body: body, headers: session(token)).json.arrayValue)
+            #expect(items.count == 2)
+            #expect(items[0]["success"] == [:])
+            #expect(items[1]["error"]?["code"] == 209, "\(items)")
+            #expect(try await call(client, .get, "/parse/users/me", headers: session(token)).json["code"] == 209)
+            // With the master key the token is still checked, by the route itself.
+            var master = session(token)
+            master["X-Parse-Master-Key"] = testMasterKey
+            #expect(try await call(client, .get, "/parse/users/me", headers: master).json["code"] == 209)
+            let fresh = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"correct horse"}"#)
+            let freshToken = try #require(fresh.json["sessionToken"]?.stringValue)
+            master["X-Parse-Session-Token"] = freshToken
+            #expect(try await call(client, .get, "/parse/users/me", headers: master).json["username"] == "ana")
+        }
+    }
+
     @Test func signUpRules() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
             #expect(try await signUp(client, #"{"password":"long enough"}"#).json["code"] == 200)

@@ -18,7 +18,7 @@ extension ServerProcessTests {
             let (process, port) = try await launch(in: dir, environment: ["ROOFTOP_EVENT_LOOPS": "3"])
             defer { if process.isRunning { process.terminate() } }
             #expect(try threadNames(process.processIdentifier).filter { $0.hasPrefix("http-loop-") }.count == 3)
-            // Connections spread over the three loops and every one is answered.
+            // Several connections at once, every one answered.
             let connections = try (0..<6).map { _ in try Connection(port: port) }
             for connection in connections { connection.send(request("GET", "/parse/health")) }
             #expect(connections.allSatisfy { $0.receiveAll().contains("200 OK") })

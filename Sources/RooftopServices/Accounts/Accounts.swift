@@ -409,7 +409,8 @@ package struct Accounts: Sendable {
         return try await objects.roles.principal(forUser: userId)
     }
 
-    /// The user of a session (`GET /users/me`).
+    /// The user of a session (`GET /users/me`). `signedIn`, when given, must be the user a
+    /// validation of this same token found moments ago: the session is then not checked again.
     package func me(token: String, signedIn: String? = nil) async throws -> StoredObject {
         let userId: String
         if let signedIn { userId = signedIn } else { (userId, _) = try await validate(token) }
