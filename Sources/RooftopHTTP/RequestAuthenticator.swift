@@ -97,11 +97,6 @@ enum ParseHeader {
 }
 
 extension HTTPFields {
-    /// The value of the header named `name`, if any.
-    func value(_ name: String) -> String? {
-        HTTPField.Name(name).flatMap { self[$0] }
-    }
-
     /// The value of the header named `name`, if any (nil for a name that isn't one).
     func value(_ name: HTTPField.Name?) -> String? {
         name.flatMap { self[$0] }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import RooftopConsole
 import RooftopMail
@@ -28,29 +27,27 @@ func addOperations(to status: inout ConsoleStatus, _ dependencies: Dependencies)
 }
 
 /// SQLite's online backup into a new file beside the database (its directory is private), off
-/// the cooperative pool since the copy blocks; the path of the copy.
+/// the event loop since the copy blocks; the path of the copy.
 func backupCopy(_ store: SQLiteStore) async throws -> String {
     let directory = URL(fileURLWithPath: store.path).deletingLastPathComponent().path
     let path = directory + "/.console-backup-\(UUID().uuidString).db"
-    return try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            // A copy is unlinked once its download opens it; one older than an hour was left by
-            // a process that stopped while copying.
-            let files = FileManager.default
-            for name in (try? files.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".console-backup-") {
-                let old = directory + "/" + name
-                if let modified = (try? files.attributesOfItem(atPath: old))?[.modificationDate] as? Date, modified.timeIntervalSinceNow < -3600 {
-                    try? files.removeItem(atPath: old)
-                }
+    return try await BlockingCall.run {
+        // A copy is unlinked once its download opens it; one older than an hour was left by a
+        // process that stopped while copying.
+        let files = FileManager.default
+        for name in (try? files.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(".console-backup-") {
+            let old = directory + "/" + name
+            if let modified = (try? files.attributesOfItem(atPath: old))?[.modificationDate] as? Date, modified.timeIntervalSinceNow < -3600 {
+                try? files.removeItem(atPath: old)
             }
-            do {
-                try store.backup(to: path)
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-                continuation.resume(returning: path)
-            } catch {
-                try? FileManager.default.removeItem(atPath: path)
-                continuation.resume(throwing: error)
-            }
+        }
+        do {
+            try store.backup(to: path)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+            return path
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
         }
     }
 }

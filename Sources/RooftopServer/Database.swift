@@ -53,8 +53,8 @@ struct Database: Sendable {
         guard let uri = configuration.databaseURI else {
             do {
                 // A point read finds a free inline reader on every loop, however many loops are set.
-                let loops = EventLoops.count(configured: configuration.eventLoops, cores: System.coreCount)
-                let store = try SQLiteStore(path: configuration.dataDir + "/data.db", inlineReaders: max(loops, System.coreCount))
+                let store = try SQLiteStore(
+                    path: configuration.dataDir + "/data.db", inlineReaders: max(EventLoops.count(configuration), System.coreCount))
                 return Database(store: store, pool: nil, prepare: {}, close: { try? store.close() })
             } catch {
                 throw CommandFailure(

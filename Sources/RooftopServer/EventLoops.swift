@@ -17,6 +17,12 @@ package enum EventLoops {
         configured > 0 ? configured : max(1, cores - 1)
     }
 
+    /// The loops `configuration` asks for on this machine (NIO's core count honours a
+    /// container's CPU quota).
+    static func count(_ configuration: ServerConfiguration) -> Int {
+        count(configured: configuration.eventLoops, cores: System.coreCount)
+    }
+
     /// A group of `count` loops for the life of the process, its threads named `http-loop-…`
     /// so `top -H` and `/proc` tell them from NIO's other threads.
     static func group(count: Int) -> MultiThreadedEventLoopGroup {

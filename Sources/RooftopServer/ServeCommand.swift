@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
         var dependencies = Dependencies(
             store: database.store, services: configuration.services, http: http, accounts: configuration.accounts,
             passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), mail: mail, logger: logger)
-        let loops = EventLoops.count(configured: configuration.eventLoops, cores: System.coreCount)
+        let loops = EventLoops.count(configuration)
         dependencies.eventLoopGroup = EventLoops.group(count: loops)
         logger.info("serving HTTP on \(loops) event loop\(loops == 1 ? "" : "s") (\(System.coreCount) cores)")
         dependencies.fileStore = try Database.fileStore(configuration, store: database.store)

@@ -52,7 +52,7 @@ package struct DiskFileStore: FileStore {
             }
             // The one call here that waits for the disk; page-cache reads and writes stay inline.
             // errno is per thread: it is read on the thread that synced.
-            let syncError = await BlockingCall.run { fsync(fd) == 0 ? nil : errno }
+            let syncError = try await BlockingCall.run { fsync(fd) == 0 ? nil : errno }
             if let syncError { throw Self.failure("sync", temporary, errno: syncError) }
             close(fd)
         } catch {
