@@ -137,7 +137,11 @@ package struct ConsoleAdmins: Sendable {
             _ = await hasher.verify(password, hash: hasher.dummyHash)
             return .failure(.invalid)
         }
-        if let until = admin.lockedUntil, nowMs < until { return .failure(.locked) }
+        if let until = admin.lockedUntil, nowMs < until {
+            // The same work as any other answer: a quick "no" would tell that the name is an admin's.
+            _ = await hasher.verify(password, hash: admin.hash)
+            return .failure(.locked)
+        }
         // Counted before bcrypt runs, by compare-and-swap: parallel guesses each take a number.
         var ticket = admin
         if let until = ticket.lockedUntil, nowMs >= until {

@@ -1,21 +1,29 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import RooftopHTTP
 import RooftopServices
 
-/// The sign-in page: a login form protected by a double-submit token (no session exists yet),
-/// the per-address rate limit, the per-admin lockout and the TOTP code.
+/// The sign-in page: a login form protected by a double-submit token that only the server can
+/// make (no session exists yet; see `ConsoleSessions.newSignInToken`), the same-origin check every
+/// console POST has, the per-address rate limit, the per-admin lockout and the TOTP code.
 extension ConsoleResponder {
     func loginPage(_ visit: inout ConsoleVisit, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
-        let token = sessions.tokens.newSecret()
+        let token = sessions.newSignInToken()
+        // Over plain http to another machine, the password and the session cookie travel in
+        // clear: say so where the admin is about to type them.
+        let plain = !visit.secure && !AddressRange.isLoopbackHost(visit.request.head.authority ?? "")
         var response = visit.page(
-            "login", title: visit.word("signIn"), values: ["loginCsrf": token, "name": visit.form["name"] ?? ""], status: status, error: error)
+            "login", title: visit.word("signIn"), values: ["loginCsrf": token, "name": visit.form["name"] ?? ""], status: status,
+            notice: plain ? visit.word("plainHTTP") : nil, error: error)
         response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console_login", token)))
         return response
     }
 
     func logIn(_ visit: inout ConsoleVisit, ip: String?) async throws -> Response {
-        guard let expected = visit.cookies["rooftop_console_login"], ConsoleSessions.csrfMatches(visit.form["csrf"], expected) else {
+        guard let expected = visit.cookie(named: "rooftop_console_login"), ConsoleSessions.csrfMatches(visit.form["csrf"], expected),
+            sessions.isSignInToken(expected)
+        else {
             return visit.message(.forbidden, "badToken", status: .forbidden)
         }
         do {
@@ -41,7 +49,9 @@ extension ConsoleResponder {
             let message: String
             switch failure {
             case .invalid: (reason, message) = ("wrong name or password", "invalidLogin")
-            case .locked, .lockedNow: (reason, message) = ("locked", "lockedLogin")
+            // The page says the same as for a wrong password: "locked" would tell that the name
+            // is an admin's (unknown names never lock). The audit log keeps the difference.
+            case .locked, .lockedNow: (reason, message) = ("locked", "invalidLogin")
             case .codeNeeded: (reason, message) = ("code needed", "codeNeeded")
             case .codeRejected: (reason, message) = ("wrong or reused code", "invalidLogin")
             }

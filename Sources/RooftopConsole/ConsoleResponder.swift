@@ -129,10 +129,15 @@ package struct ConsoleResponder: Sendable {
             visit.setLanguage = lang
         }
         guard method == .get || method == .post else { return visit.message(.notFound, "notFound", status: .methodNotAllowed) }
-        if method == .post { visit.form = try await Self.readForm(visit.request) }
+        if method == .post {
+            // Before anything is read or checked: a form another site made the browser send is
+            // refused whatever it carries (login CSRF by a tossed cookie included).
+            guard Self.isSameOrigin(visit.request) else { return visit.message(.forbidden, "crossOrigin", status: .forbidden) }
+            visit.form = try await Self.readForm(visit.request)
+        }
         if rest == ["login"] { return method == .get ? loginPage(&visit) : try await logIn(&visit, ip: ip) }
         // Everything else needs a session.
-        guard let token = visit.cookies["rooftop_console"], let (name, session) = try await sessions.resume(token),
+        guard let token = visit.cookie(named: "rooftop_console"), let (name, session) = try await sessions.resume(token),
             let admin = try await admins.admin(name)
         else {
             if method == .post { return visit.message(.forbidden, "badToken", status: .forbidden) }
@@ -195,8 +200,23 @@ package struct ConsoleResponder: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
+    /// Whether a POST came from the console's own pages, as the browser tells: `Sec-Fetch-Site`
+    /// must be `same-origin` (a sibling subdomain or another port on the same host is
+    /// `same-site`, and refused); without it, an `Origin` must name this host (`null` is
+    /// refused). A request with neither (a script, a browser from before 2023) is left to the
+    /// CSRF tokens.
+    static func isSameOrigin(_ request: Request) -> Bool {
+        if let site = HTTPField.Name("Sec-Fetch-Site").flatMap({ request.headers[$0] }) { return site.lowercased() == "same-origin" }
+        guard let origin = request.headers[.origin] else { return true }
+        guard let url = URLComponents(string: origin), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = url.host?.lowercased(), !host.isEmpty, let authority = request.head.authority?.lowercased()
+        else { return false }
+        return authority == (url.port.map { "\(host):\($0)" } ?? host)
+    }
+
     /// `Content-Security-Policy`: scripts and styles from this server only (no inline script),
-    /// forms only to itself, never framed; nothing cached or sent as a referrer.
+    /// forms only to itself, never framed. Nothing is cached; the referrer goes to the console
+    /// itself only (`Referrer-Policy: same-origin`, so its own form posts carry an `Origin`).
     package static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; "
         + "frame-ancestors 'none'; base-uri 'none'"
@@ -205,7 +225,7 @@ package struct ConsoleResponder: Sendable {
         headers[.contentSecurityPolicy] = contentSecurityPolicy
         headers[.xContentTypeOptions] = "nosniff"
         headers[.cacheControl] = "no-store"
-        for (name, value) in [("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")] {
+        for (name, value) in [("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")] {
             if let field = HTTPField.Name(name) { headers[field] = value }
         }
     }
@@ -241,7 +261,9 @@ package struct ConsoleResponder: Sendable {
 
     /// The language chosen by the switch's cookie, else by `Accept-Language` (English by default).
     static func language(_ request: Request) -> String {
-        if let chosen = ConsoleVisit.parseCookies(request.headers[.cookie])["rooftop_console_lang"], ConsoleText.languages.contains(chosen) {
+        let cookies = ConsoleVisit.parseCookies(request.headers[.cookie])
+        // Either scheme's name (see `ConsoleVisit.cookie`): a language is no secret.
+        if let chosen = cookies["__Host-rooftop_console_lang"] ?? cookies["rooftop_console_lang"], ConsoleText.languages.contains(chosen) {
             return chosen
         }
         let ranges = (request.headers[.acceptLanguage] ?? "").split(separator: ",").compactMap { item -> (String, Double)? in

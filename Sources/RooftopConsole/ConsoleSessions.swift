@@ -19,19 +19,25 @@ package struct ConsoleSession: Sendable, Codable, Equatable {
 package struct ConsoleSessions: Sendable {
     let store: any ConsoleRecordStore
     let tokens: any SessionTokenSource
+    /// Signs the sign-in form's tokens, with a key every node derives from the same secret.
+    let formKey: any KeyedMAC
     let clock: @Sendable () -> ParseDate
     let idleTimeout: Int64
     let absoluteTimeout: Int64
 
     static let kind = "session"
 
-    /// Creates the session store; timeouts in seconds.
+    /// How long a sign-in form may wait before it is sent, in seconds.
+    static let signInFormLifetime: Int64 = 3600
+
+    /// Creates the session store; timeouts in seconds; `formKey` signs sign-in form tokens.
     package init(
-        store: any ConsoleRecordStore, tokens: any SessionTokenSource, clock: @escaping @Sendable () -> ParseDate, idleTimeout: Int,
-        absoluteTimeout: Int
+        store: any ConsoleRecordStore, tokens: any SessionTokenSource, formKey: any KeyedMAC, clock: @escaping @Sendable () -> ParseDate,
+        idleTimeout: Int, absoluteTimeout: Int
     ) {
         self.store = store
         self.tokens = tokens
+        self.formKey = formKey
         self.clock = clock
         self.idleTimeout = Int64(idleTimeout) * 1000
         self.absoluteTimeout = Int64(absoluteTimeout) * 1000
@@ -77,6 +83,28 @@ package struct ConsoleSessions: Sendable {
     func expiry(_ session: ConsoleSession) -> Int64 {
         min(session.lastSeen + idleTimeout, session.createdAt + absoluteTimeout)
     }
+
+    /// A sign-in form's token, `<expiry seconds>.<random>.<hex MAC>`: no session exists yet, so
+    /// the server can't remember it, but only the server can make one. A token tossed into the
+    /// browser's cookie by a sibling site must still be one of ours, recent, and the same as the
+    /// form's; the console also refuses POSTs from other origins (`ConsoleResponder`).
+    func newSignInToken() -> String {
+        let expires = clock().millisecondsSince1970 / 1000 + Self.signInFormLifetime
+        let nonce = tokens.newSecret()
+        return "\(expires).\(nonce).\(MACHex.text(formKey.mac(Self.signInMessage(expires, nonce))))"
+    }
+
+    /// Whether `token` is a sign-in token this server (or another node with the same secret)
+    /// made and that has not expired.
+    func isSignInToken(_ token: String) -> Bool {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].utf8.count <= 12, parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }), let expires = Int64(parts[0]),
+            expires > clock().millisecondsSince1970 / 1000, !parts[1].isEmpty, parts[1].utf8.count <= 128, let mac = MACHex.bytes(parts[2])
+        else { return false }
+        return formKey.isValid(mac, for: Self.signInMessage(expires, String(parts[1])))
+    }
+
+    static func signInMessage(_ expires: Int64, _ nonce: String) -> [UInt8] { Array("rooftop-console-sign-in\n\(expires)\n\(nonce)".utf8) }
 
     /// Whether `given` is the session's CSRF token, compared in constant time.
     package static func csrfMatches(_ given: String?, _ expected: String) -> Bool {

@@ -39,7 +39,7 @@ enum ConsoleTemplates {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="referrer" content="no-referrer">
+        <meta name="referrer" content="same-origin">
         <title>{{title}} · Rooftop {{t.console}}</title>
         <link rel="stylesheet" href="{{base}}/assets/console.css">
         <script src="{{base}}/assets/console.js" defer></script>

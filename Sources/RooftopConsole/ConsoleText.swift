@@ -34,8 +34,13 @@ enum ConsoleText {
         "notConfigured": "not configured", "owner": "owner", "readOnly": "read-only", "fields": "Other fields",
         "forbidden": "This admin account may only look, not change anything.", "notFound": "There is no such page.",
         "badToken": "The form expired or did not come from this console. Reload the page and try again.",
-        "refusedAddress": "The console does not answer this address.", "invalidLogin": "Wrong admin name, password or code.",
-        "lockedLogin": "Too many failed sign-ins: this admin account is locked for a while.",
+        "refusedAddress": "The console does not answer this address.",
+        "invalidLogin":
+            "Wrong admin name, password or code, or too many failed sign-ins (the account is then locked for a while: ask another owner "
+            + "to run rooftop admin reset-password, or wait).",
+        "crossOrigin": "This form was sent from another site. Open the console directly and try again.",
+        "plainHTTP": "This connection is not encrypted: passwords and session cookies cross the network in clear. "
+            + "Serve the console over HTTPS (a TLS proxy in front) before using it from another machine.",
         "codeNeeded": "Enter the code from your authenticator app.", "tooMany": "Too many sign-in attempts from this address. Wait a minute.",
         "verificationSent": "A verification mail was sent.", "resetSent": "A password reset mail was sent.", "unlocked": "The user is unlocked.",
         "revoked": "The session was revoked.", "revokedAll": "All sessions were revoked.", "deleted": "The user was deleted.",
@@ -62,8 +67,13 @@ enum ConsoleText {
         "notConfigured": "未設定", "owner": "オーナー", "readOnly": "閲覧のみ", "fields": "その他のフィールド",
         "forbidden": "この管理者アカウントは閲覧のみで、変更はできません。", "notFound": "このページはありません。",
         "badToken": "フォームの有効期限が切れたか、このコンソールから送られたものではありません。再読み込みしてやり直してください。",
-        "refusedAddress": "このアドレスからはコンソールを利用できません。", "invalidLogin": "管理者名・パスワード・コードのいずれかが違います。",
-        "lockedLogin": "サインインの失敗が多すぎるため、この管理者アカウントはしばらくロックされています。",
+        "refusedAddress": "このアドレスからはコンソールを利用できません。",
+        "invalidLogin":
+            "管理者名・パスワード・コードのいずれかが違うか、サインインの失敗が多すぎます（その場合アカウントはしばらくロックされます。"
+            + "別のオーナーに rooftop admin reset-password を実行してもらうか、時間をおいてください）。",
+        "crossOrigin": "このフォームは別のサイトから送信されました。コンソールを直接開いてやり直してください。",
+        "plainHTTP": "この接続は暗号化されていません。パスワードとセッション Cookie が平文でネットワークを流れます。"
+            + "ほかのマシンから使う前に、コンソールを HTTPS（前段の TLS プロキシ）で提供してください。",
         "codeNeeded": "認証アプリのコードを入力してください。", "tooMany": "このアドレスからのサインインが多すぎます。1分待ってください。",
         "verificationSent": "確認メールを送信しました。", "resetSent": "パスワード再設定メールを送信しました。", "unlocked": "ロックを解除しました。",
         "revoked": "セッションを無効化しました。", "revokedAll": "すべてのセッションを無効化しました。", "deleted": "ユーザーを削除しました。",

@@ -42,14 +42,22 @@ struct ConsoleVisit {
         return client
     }
 
-    /// A cookie scoped to the console's path: `HttpOnly`, `SameSite=Strict`, and `Secure`
-    /// over HTTPS.
+    /// A cookie, `HttpOnly` and `SameSite=Strict`. Over HTTPS it is `__Host-<name>`, `Secure`,
+    /// for the whole origin (the prefix requires `Path=/`): a browser then refuses the name from
+    /// a sibling subdomain or from plain HTTP, so no other site can toss it in. Over plain HTTP
+    /// it is `<name>`, scoped to the console's path.
     func cookie(_ name: String, _ value: String, maxAge: Int? = nil) -> String {
-        var text = "\(name)=\(value); Path=\(base); HttpOnly; SameSite=Strict"
+        var text = "\(cookieName(name))=\(value); Path=\(secure ? "/" : base); HttpOnly; SameSite=Strict"
         if let maxAge { text += "; Max-Age=\(maxAge)" }
         if secure { text += "; Secure" }
         return text
     }
+
+    /// The name a console cookie has on this request's scheme (see `cookie`).
+    func cookieName(_ name: String) -> String { secure ? "__Host-" + name : name }
+
+    /// A console cookie the request carries; over HTTPS only its `__Host-` form counts.
+    func cookie(named name: String) -> String? { cookies[cookieName(name)] }
 
     static func parseCookies(_ header: String?) -> [String: String] {
         var result: [String: String] = [:]

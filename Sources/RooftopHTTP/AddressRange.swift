@@ -35,6 +35,19 @@ package struct AddressRange: Sendable, Equatable {
         return true
     }
 
+    /// Whether a host name or address (as in a URL or a `Host` header, a port and IPv6 brackets
+    /// allowed) names this machine only: `localhost`, `*.localhost`, `127.0.0.0/8`, `::1`.
+    package static func isLoopbackHost(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("["), let end = name.firstIndex(of: "]") {
+            name = String(name[name.index(after: name.startIndex)..<end])
+        } else if name.filter({ $0 == ":" }).count == 1, let colon = name.firstIndex(of: ":") {
+            name = String(name[..<colon])
+        }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        return AddressRange("127.0.0.0/8")?.contains(name) == true || AddressRange("::1")?.contains(name) == true
+    }
+
     /// Whether any of `entries` (addresses or CIDR blocks) contains `address`.
     package static func any(_ entries: [String], contains address: String) -> Bool {
         entries.contains { AddressRange($0)?.contains(address) ?? false }

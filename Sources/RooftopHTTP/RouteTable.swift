@@ -6,7 +6,12 @@ import RooftopCore
 /// `docs/compatibility.md` lists the same routes; `RouteTableTests` fails when the two differ.
 extension ParseRoutes {
     static let table: [Route] = [
+        // Parse Server answers `/health` whatever the method (an unmodified Parse-Swift checks
+        // with `POST`); `HEAD` is answered before routing.
         Route(.get, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted(),
+        Route(.post, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted(),
+        Route(.put, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted(),
+        Route(.delete, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted(),
 
         // Objects. `_User` writes are account writes (hashing, uniqueness, sessions) and count
         // as the account routes they stand for, as in Parse.

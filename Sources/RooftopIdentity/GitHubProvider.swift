@@ -1,25 +1,41 @@
+import Foundation
 package import RooftopCore
 package import RooftopServices
 
-/// GitHub (Parse's `auth.github`): `authData.github` is `{"id", "access_token"}`; `GET /user`
-/// with the token must name the same user id, and gives the profile.
+/// GitHub (Parse's `auth.github`): `authData.github` is `{"id", "access_token"}`.
+///
+/// `GET /user` alone only proves that a token is some app's: any OAuth app a person ever
+/// authorised holds a token that answers it. So a token is first checked with GitHub's "check a
+/// token" call (`POST /applications/{client_id}/token`, authenticated with this server's
+/// `clientId` and `clientSecret`), which answers only for tokens issued to this app, and must
+/// name the same user id. Without both settings, native GitHub tokens are refused (the
+/// server says so at start-up).
 package struct GitHubProvider: AuthProvider {
     /// The `authData` key.
     package let name: String
     let api: String
-    /// The browser flow's client (`clientId`, `clientSecret`).
+    /// The app's OAuth client (`clientId`, `clientSecret`): the token check's credentials and
+    /// the browser flow's client.
     let oauth: OAuthClient
+    let clientId: String?
+    let clientSecret: String?
 
     init(_ settings: ProviderSettings) {
         name = settings.name
         api = settings.apiURL ?? ProviderSettings.githubAPI
+        clientId = settings.clientIds.first.flatMap { $0.isEmpty ? nil : $0 }
+        clientSecret = settings.clientSecret.flatMap { $0.isEmpty ? nil : $0 }
         oauth = OAuthClient(
             clientId: settings.clientIds.first, clientSecret: settings.clientSecret.map(ClientSecret.fixed),
             authorizationEndpoint: settings.authorizationEndpoint ?? ProviderSettings.githubAuthorize,
             tokenEndpoint: settings.tokenEndpoint ?? ProviderSettings.githubToken, discovery: nil)
     }
 
-    /// The user id an access token belongs to (`GET /user`), for the browser flow.
+    /// Whether native tokens can be checked: the app's client id and secret are both set.
+    package var checksTokens: Bool { clientId != nil && clientSecret != nil }
+
+    /// The user id an access token belongs to (`GET /user`), for the browser flow (whose token
+    /// `validate` then checks like any other).
     func userId(_ token: String) async throws -> String {
         let answer = try? await ProviderHTTP.get(
             "\(api)/user", headers: [("Authorization", "Bearer \(token)"), ("X-GitHub-Api-Version", "2022-11-28")])
@@ -29,25 +45,38 @@ package struct GitHubProvider: AuthProvider {
         return id
     }
 
-    /// Checks the token with GitHub's API.
+    /// Checks that the token was issued to this app, for the user named, then reads the profile.
     package func validate(_ data: [String: JSON]) async throws -> VerifiedIdentity {
         let id = try ProviderInput.id(data, provider: name)
         guard let token = data["access_token"]?.stringValue, !token.isEmpty, !token.contains(where: \.isNewline) else {
-            throw ParseError(.objectNotFound, "authData.\(name) needs an access_token.")
+            throw refused("needs an access_token")
         }
-        let answer: ProviderHTTP.Answer
+        guard let clientId, let clientSecret else {
+            throw ParseError(
+                .objectNotFound, "authData.\(name) tokens are not accepted: the server has no GitHub clientId and clientSecret to check them with.")
+        }
+        let headers = [("X-GitHub-Api-Version", "2022-11-28")]
         do {
-            answer = try await ProviderHTTP.get(
-                "\(api)/user", headers: [("Authorization", "Bearer \(token)"), ("X-GitHub-Api-Version", "2022-11-28")])
-        } catch {
+            let basic = Data("\(clientId):\(clientSecret)".utf8).base64EncodedString()
+            let check = try await ProviderHTTP.postJSON(
+                "\(api)/applications/\(FacebookProvider.queryEncoded(clientId))/token", ["access_token": .string(token)],
+                headers: headers + [("Authorization", "Basic \(basic)")])
+            // 404: not a live token of this app (another app's, revoked or made up).
+            guard check.status == 200 else {
+                throw refused(check.status == 404 ? "access token is not valid for this app" : "access token could not be checked")
+            }
+            guard check.json["app"]?["client_id"]?.stringValue == clientId else { throw refused("access token is for another app") }
+            guard FacebookProvider.text(check.json["user"]?["id"]) == id else { throw refused("access token is for another user") }
+            let profile = try await ProviderHTTP.get("\(api)/user", headers: headers + [("Authorization", "Bearer \(token)")])
+            guard profile.status == 200 else { throw refused("access token is not valid") }
+            guard FacebookProvider.text(profile.json["id"]) == id else { throw refused("access token is for another user") }
+            return VerifiedIdentity(
+                provider: name, subject: id, email: profile.json["email"]?.stringValue, emailVerified: false,
+                name: profile.json["name"]?.stringValue ?? profile.json["login"]?.stringValue)
+        } catch is ProviderUnreachable {
             throw ParseError(.objectNotFound, "authData.\(name) could not be validated: the provider is unreachable.")
         }
-        guard answer.status == 200 else { throw ParseError(.objectNotFound, "authData.\(name) access token is not valid.") }
-        guard FacebookProvider.text(answer.json["id"]) == id else {
-            throw ParseError(.objectNotFound, "authData.\(name) access token is for another user.")
-        }
-        return VerifiedIdentity(
-            provider: name, subject: id, email: answer.json["email"]?.stringValue, emailVerified: false,
-            name: answer.json["name"]?.stringValue ?? answer.json["login"]?.stringValue)
     }
+
+    private func refused(_ reason: String) -> ParseError { ParseError(.objectNotFound, "authData.\(name) \(reason).") }
 }

@@ -9,13 +9,17 @@ struct IDTokenClaims: JWTIdentityToken {
     var aud: AudienceClaim
     var exp: ExpirationClaim
     var iat: IssuedAtClaim
+    /// Not before: optional in OpenID Connect, checked when present.
+    var nbf: NotBeforeClaim?
+    /// The authorized party: required when the token names several audiences.
+    var azp: String?
     var nonce: String?
     var email: String?
     var emailVerified: BoolClaim?
     var name: String?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nonce, email, name
+        case iss, sub, aud, exp, iat, nbf, azp, nonce, email, name
         case emailVerified = "email_verified"
     }
 

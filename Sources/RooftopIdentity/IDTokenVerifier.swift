@@ -7,8 +7,9 @@ import RooftopServices
 /// Checks an OpenID Connect ID token before anything is trusted: only RS256 and ES256 (so
 /// `alg: none` and HMAC keyed with a public key are refused), a key id the provider's JWKS has
 /// (`jku`, `x5u`, `jwk` and `x5c` headers are never read), the signature, the issuer, an
-/// audience among the configured ids, `exp` and `iat` within a minute of skew on the server's
-/// clock, the subject the client named, and the nonce.
+/// audience among the configured ids (and, when the token names several, an `azp` among them),
+/// `exp`, `iat` and `nbf` within a minute of skew on the server's clock, the subject the client
+/// named, and the nonce.
 struct IDTokenVerifier: Sendable {
     /// The signature algorithms providers use; anything else is refused.
     static let algorithms: Set<String> = ["RS256", "ES256"]
@@ -51,6 +52,15 @@ struct IDTokenVerifier: Sendable {
         let now = clock.now().millisecondsSince1970
         guard Self.milliseconds(claims.exp.value) + Self.skew > now else { throw refused("has expired") }
         guard Self.milliseconds(claims.iat.value) - Self.skew <= now else { throw refused("is issued in the future") }
+        if let nbf = claims.nbf.map({ Self.milliseconds($0.value) }) {
+            guard nbf - Self.skew <= now else { throw refused("is not valid yet") }
+            guard nbf < Self.milliseconds(claims.exp.value) else { throw refused("expires before it becomes valid") }
+        }
+        // OpenID Connect Core 3.1.3.7: a token for several audiences says which party it was
+        // issued to, and that party must be ours.
+        if claims.aud.value.count > 1 {
+            guard let azp = claims.azp, audiences.contains(azp) else { throw refused("is for several audiences and not authorized for this app") }
+        }
         guard subject.map({ claims.sub.value == $0 }) ?? true else { throw refused("is for another user") }
         switch (nonce, claims.nonce) {
         case (nil, nil): break

@@ -6,13 +6,16 @@ import RooftopServices
 /// One provider's signing keys, fetched from its configured JWKS address (or the `jwks_uri` of
 /// its discovery document) and never from an address inside a token.
 ///
-/// Keys are kept for an hour; a token naming an unknown key id refetches them (key rotation),
-/// but at most once a minute, so tokens with made-up key ids can't make us hammer the provider.
-/// Only RSA and P-256 signature keys are kept.
+/// Keys are kept as long as the provider's `Cache-Control: max-age` says, within a minute and an
+/// hour (an hour when it says nothing), so a key the provider removed stops being trusted when
+/// the provider meant it to. A token naming an unknown key id refetches them at once (key
+/// rotation), but at most once a minute, so tokens with made-up key ids can't make us hammer the
+/// provider. Only RSA and P-256 signature keys are kept.
 actor JWKSCache {
-    /// How long fetched keys are trusted before the next token refetches them.
+    /// The longest time fetched keys are trusted before the next token refetches them, and how
+    /// long when the provider gives no `max-age`.
     static let maxAge: Int64 = 3_600_000
-    /// The least time between two fetches caused by unknown key ids.
+    /// The least time between two fetches: of unknown key ids, and the shortest `max-age` honoured.
     static let minimumRefetch: Int64 = 60_000
 
     private let issuer: String
@@ -20,7 +23,8 @@ actor JWKSCache {
     private let clock: any ServerClock
     private var keys: [String: JWK] = [:]
     private var collection = JWTKeyCollection()
-    private var fetchedAt: Int64?
+    /// Until when the keys fetched last are fresh (ms since 1970).
+    private var freshUntil: Int64?
     private var lastAttempt: Int64?
 
     /// A cache for `issuer`'s keys at `jwksURL`, or at discovery's `jwks_uri` when nil.
@@ -33,7 +37,7 @@ actor JWKSCache {
     /// The key `kid` and a collection holding it; nil when the provider doesn't have it.
     func key(_ kid: String) async throws(ProviderUnreachable) -> (JWK, JWTKeyCollection)? {
         let now = clock.now().millisecondsSince1970
-        let stale = fetchedAt.map { now - $0 >= Self.maxAge } ?? true
+        let stale = freshUntil.map { now >= $0 } ?? true
         if stale || keys[kid] == nil, lastAttempt.map({ now - $0 >= Self.minimumRefetch }) ?? true {
             lastAttempt = now
             do {
@@ -64,7 +68,14 @@ actor JWKSCache {
         }
         keys = fresh
         collection = next
-        fetchedAt = now
+        freshUntil = now + Self.lifetime(maxAge: answer.maxAge)
+    }
+
+    /// How long keys fetched with `maxAge` (seconds, from `Cache-Control`) stay fresh, in ms:
+    /// within `minimumRefetch` and `maxAge`.
+    static func lifetime(maxAge seconds: Int64?) -> Int64 {
+        guard let seconds else { return maxAge }
+        return min(max(seconds.multipliedReportingOverflow(by: 1000).overflow ? maxAge : seconds * 1000, minimumRefetch), maxAge)
     }
 
     /// The configured JWKS address, or the discovery document's, which must name this issuer.

@@ -21,6 +21,26 @@ struct ProviderHTTP: Sendable {
     struct Answer {
         var status: Int
         var json: JSON
+        /// How long the answer may be kept, in seconds, from its `Cache-Control`: `max-age`, or
+        /// 0 for `no-store`/`no-cache`; nil when it says neither.
+        var maxAge: Int64? = nil
+    }
+
+    /// The freshness `Cache-Control` gives, in seconds (see `Answer.maxAge`).
+    static func maxAge(_ cacheControl: [String]) -> Int64? {
+        var found: Int64?
+        for directive in cacheControl.flatMap({ $0.split(separator: ",") }) {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            switch parts.first {
+            case "no-store", "no-cache": return 0
+            case "max-age" where parts.count == 2:
+                let digits = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                guard !digits.isEmpty, digits.count <= 12, digits.allSatisfy(\.isASCII), let seconds = Int64(digits), seconds >= 0 else { continue }
+                found = seconds
+            default: continue
+            }
+        }
+        return found
     }
 
     /// `GET url` with `headers`.
@@ -39,6 +59,14 @@ struct ProviderHTTP: Sendable {
         return try await send(request, headers + [("Content-Type", "application/x-www-form-urlencoded")])
     }
 
+    /// `POST url` with a JSON body (GitHub's token check).
+    static func postJSON(_ url: String, _ body: [String: JSON], headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.body = .bytes(ByteBuffer(bytes: JSONWriter.bytes(.object(body))))
+        return try await send(request, headers + [("Content-Type", "application/json")])
+    }
+
     private static func send(_ request: HTTPClientRequest, _ headers: [(String, String)]) async throws(ProviderUnreachable) -> Answer {
         var request = request
         request.headers.add(name: "Accept", value: "application/json")
@@ -48,7 +76,7 @@ struct ProviderHTTP: Sendable {
             let response = try await providerClient.execute(request, timeout: .seconds(15))
             let body = try await response.body.collect(upTo: maxBytes)
             let json = (try? JSONParser.parse(Array(body.readableBytesView))) ?? .null
-            return Answer(status: Int(response.status.code), json: json)
+            return Answer(status: Int(response.status.code), json: json, maxAge: maxAge(response.headers["Cache-Control"]))
         } catch {
             throw ProviderUnreachable()
         }

@@ -37,7 +37,7 @@ package func buildApplication(
         referencedNames: { try await FileReferences.referenced(in: store) },
         signing: dependencies.files.access == .signed
             ? FileURLSigning(
-                key: FileURLKey(secret: dependencies.files.fileKey ?? dependencies.http.masterKey),
+                key: DerivedMACKey(secret: dependencies.files.fileKey ?? dependencies.http.masterKey, purpose: .fileURLs),
                 lifetime: Int64(dependencies.files.signedURLLifetime), clock: { clock.now() }) : nil)
     var http = dependencies.http
     http.maxUploadSize = dependencies.files.maxUploadSize
@@ -98,7 +98,8 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, data: Console
         store: dependencies.store, hasher: dependencies.passwords, policy: policy, clock: now, lockoutThreshold: settings.lockoutThreshold,
         lockoutDuration: settings.lockoutDuration)
     let sessions = ConsoleSessions(
-        store: dependencies.store, tokens: dependencies.tokens, clock: now, idleTimeout: settings.idleTimeout,
+        store: dependencies.store, tokens: dependencies.tokens,
+        formKey: DerivedMACKey(secret: dependencies.http.masterKey, purpose: .consoleSignInForm), clock: now, idleTimeout: settings.idleTimeout,
         absoluteTimeout: settings.absoluteTimeout)
     let rule = RateLimiter.Rule(path: "/console-login", methods: ["POST"], count: settings.loginAttemptsPerMinute, window: 60_000, zone: .ip)
     let queue = dependencies.mail?.queue

@@ -50,6 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         dependencies.auth = configuration.auth
         // The embedding program's handlers (RooftopCommandLine.main(cloud:)); none for `rooftop`.
         dependencies.cloud = CloudCode.current.handlers
+        if let problem = dependencies.cloud.problems.first { throw CommandFailure(problem, status: CommandFailure.software) }
         dependencies.cloud.timeout = .seconds(configuration.handlerTimeout)
         dependencies.webhooks.key = configuration.webhookKey
         dependencies.webhooks.allowedHosts = configuration.webhookHosts

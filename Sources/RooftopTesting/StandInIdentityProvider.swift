@@ -12,7 +12,7 @@ package import RooftopIdentity
 
 /// The stand-in identity provider (`Tests/Support/identity_provider.py`) on 127.0.0.1: OIDC
 /// discovery and JWKS for the `apple`, `google` and `oidc` tenants, Facebook's Graph and
-/// GitHub's `/user`, and the hooks a test uses to mint tokens, honest or hostile.
+/// GitHub's `/user` and token check, and the hooks a test uses to mint tokens, honest or hostile.
 package final class StandInIdentityProvider: @unchecked Sendable {
     /// Where it listens on 127.0.0.1.
     package let port: Int
@@ -105,14 +105,20 @@ package final class StandInIdentityProvider: @unchecked Sendable {
         try await token("/control/facebook", ["user_id": .string(userId), "app_id": .string(appId), "valid": .bool(valid), "name": "Fay"])
     }
 
-    /// A GitHub access token for the numeric user `id`.
-    package func githubToken(id: Int) async throws -> String {
-        try await token("/control/github", ["id": .number(Double(id)), "login": "octo", "email": "octo@example.com"])
+    /// A GitHub access token for the numeric user `id`, issued to the OAuth app `app` (this
+    /// server's `gh-client` unless another app is named).
+    package func githubToken(id: Int, app: String = "gh-client") async throws -> String {
+        try await token("/control/github", ["id": .number(Double(id)), "login": "octo", "email": "octo@example.com", "app": .string(app)])
     }
 
     /// A new signing key for `tenant`; the old one leaves its JWKS.
     package func rotate(_ tenant: String) async throws {
         _ = try await request("/control/rotate", ["tenant": .string(tenant)])
+    }
+
+    /// Serves `tenant`'s JWKS with `Cache-Control: value` (none when nil).
+    package func jwksCacheControl(_ tenant: String, _ value: String?) async throws {
+        _ = try await request("/control/jwks-cache", ["tenant": .string(tenant), "cache_control": value.map(JSON.string) ?? .null])
     }
 
     /// How often each tenant's JWKS was fetched.

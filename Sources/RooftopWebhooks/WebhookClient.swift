@@ -4,10 +4,14 @@ import NIOHTTP1
 import RooftopServices
 
 /// The HTTP client behind webhooks: redirects refused (a hook may not be bounced to a host the
-/// operator did not allow), bounded time and answer size. Process-wide, like `HTTPClient.shared`.
-private let webhookClient = HTTPClient(
-    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-    configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)), decompression: .disabled))
+/// operator did not allow), bounded time and answer size, and a refused or failed connection
+/// fails the call at once (async-http-client would otherwise keep retrying it until the
+/// deadline). Process-wide, like `HTTPClient.shared`.
+private let webhookClient: HTTPClient = {
+    var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)), decompression: .disabled)
+    configuration.connectionPool.retryConnectionEstablishment = false
+    return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+}()
 
 /// POSTs webhook payloads with async-http-client.
 package struct WebhookClient: WebhookTransport {
@@ -26,8 +30,12 @@ package struct WebhookClient: WebhookTransport {
         if let key { request.headers.add(name: "X-Parse-Webhook-Key", value: key) }
         request.body = .bytes(ByteBuffer(bytes: body))
         let seconds = timeout.components.seconds + (timeout.components.attoseconds > 0 ? 1 : 0)
-        let response = try await webhookClient.execute(request, timeout: .seconds(max(seconds, 1)))
-        let answer = try await response.body.collect(upTo: Self.maxBytes)
-        return (Int(response.status.code), Array(answer.readableBytesView))
+        do {
+            let response = try await webhookClient.execute(request, timeout: .seconds(max(seconds, 1)))
+            let answer = try await response.body.collect(upTo: Self.maxBytes)
+            return (Int(response.status.code), Array(answer.readableBytesView))
+        } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout].contains(error) {
+            throw WebhookTimedOut()
+        }
     }
 }

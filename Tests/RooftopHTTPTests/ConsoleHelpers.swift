@@ -58,12 +58,16 @@ extension LiveServerTest {
         _ client: any TestClientProtocol, _ name: String, _ password: String, code: String? = nil, headers: [String: String] = [:]
     ) async throws -> (session: String?, page: ConsolePage) {
         let form = try await consoleRequest(client, .get, "/console/login", headers: headers)
-        let loginCookie = try #require(form.setCookie("rooftop_console_login")?.split(separator: ";").first?.split(separator: "=").last)
+        // Over HTTPS the console's cookies carry the `__Host-` prefix.
+        let prefix = form.setCookie("__Host-rooftop_console_login") == nil ? "" : "__Host-"
+        let loginCookie = try #require(form.setCookie(prefix + "rooftop_console_login")?.split(separator: ";").first?.split(separator: "=").last)
         var fields = ["csrf": form.hidden("csrf") ?? "", "name": name, "password": password]
         if let code { fields["code"] = code }
         let answer = try await consoleRequest(
-            client, .post, "/console/login", cookies: ["rooftop_console_login": String(loginCookie)], form: fields, headers: headers)
-        let session = answer.setCookie("rooftop_console").flatMap { $0.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last }
+            client, .post, "/console/login", cookies: [prefix + "rooftop_console_login": String(loginCookie)], form: fields, headers: headers)
+        let session = answer.setCookie(prefix + "rooftop_console").flatMap {
+            $0.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last
+        }
         return (session.map(String.init), answer)
     }
 

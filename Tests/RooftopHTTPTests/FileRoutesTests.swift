@@ -226,6 +226,26 @@ let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<
         }
     }
 
+    /// Windows drops a name's trailing dots and spaces when it saves a download, so `x.html.`
+    /// would land as `x.html` although its extension (none) passed the list: refused (122),
+    /// whoever uploads, the master key too.
+    @Test func namesEndingInADotOrASpaceAreRefused() async throws {
+        try await withServer { (client: any TestClientProtocol) async throws in
+            let token = try await signUp(client)
+            let page = Array("<html><script>alert(document.cookie)</script></html>".utf8)
+            let refused: JSON = ["code": 122, "error": "Filename may not end with a dot or a space."]
+            for name in ["x.html.", "x.html%20", "x.html..", "x.html.%20", "x.exe%20%20", "notes."] {
+                let reply = try await send(client, .post, "/parse/files/\(name)", body: page, headers: ["Content-Type": "text/plain"], session: token)
+                #expect(reply.status == 400 && reply.json == refused, "\(name): \(reply.json)")
+                #expect(try await send(client, .post, "/parse/files/\(name)", body: page, master: true).json == refused, "\(name)")
+            }
+            // A space or dot inside the name is still fine.
+            let fine = try await send(
+                client, .post, "/parse/files/my%20notes.v2.txt", body: Array("hello".utf8), headers: ["Content-Type": "text/plain"], session: token)
+            #expect(fine.status == 201, "\(fine.json)")
+        }
+    }
+
     /// HTML, SVG and scripts are refused by the default list, by name or by declared type.
     @Test func markupAndScriptsAreRefusedByDefault() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in

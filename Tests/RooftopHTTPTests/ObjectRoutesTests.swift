@@ -77,6 +77,24 @@ import Testing
     @Test func healthAndInternalClasses() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
             #expect(try await call(client, .get, "/parse/health").json == ["status": "ok"])
+            // The request an unmodified Parse-Swift (`ParseHealth.check()`) sends: POST, no body,
+            // its usual headers.
+            var headers = HTTPFields()
+            for (name, value) in [
+                ("X-Parse-Application-Id", testAppId), ("X-Parse-Client-Version", "swift5.12.3"), ("X-Parse-Request-Id", UUID().uuidString),
+                ("X-Parse-Installation-Id", UUID().uuidString.lowercased()), ("Content-Type", "application/json"), ("Accept", "*/*"),
+            ] {
+                headers[HTTPField.Name(name)!] = value
+            }
+            let swift = try await client.execute(uri: "/parse/health", method: .post, headers: headers) { response in
+                (response.status.code, try JSONParser.parse(Array(response.body.readableBytesView)))
+            }
+            #expect(swift.0 == 200 && swift.1 == ["status": "ok"], "\(swift)")
+            // Any method, keys or none, as Parse Server.
+            for method in [HTTPRequest.Method.post, .put, .delete] {
+                let reply = try await client.execute(uri: "/parse/health", method: method) { ($0.status.code, String(buffer: $0.body)) }
+                #expect(reply.0 == 200 && reply.1 == #"{"status":"ok"}"#, "\(method): \(reply)")
+            }
             #expect(try await call(client, .get, "/parse/classes/_Session").json["code"] == 119)
             #expect(try await call(client, .post, "/parse/classes/_JobStatus", body: "{}").json["code"] == 119)
         }

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
 import RooftopHTTP
+import RooftopIdentity
 import RooftopServices
 import RooftopTesting
 import Testing
@@ -38,6 +39,11 @@ import Testing
             ("an algorithm providers don't use", ["attack": "rs512"]),
             ("another key under the provider's key id", ["attack": "foreign_key_same_kid"]),
             ("issued in the future", ["iat_offset": 3600]),
+            ("not valid for an hour (nbf)", ["nbf_offset": 3600]),
+            ("not valid until after it expires (nbf after exp)", ["nbf_offset": 900, "expires_in": 600]),
+            // Both audiences ours (jwt-kit refuses any other), but no party named, or another one.
+            ("several audiences, no azp", ["aud": ["client-1", "client-2"]]),
+            ("several audiences, azp another party", ["aud": ["client-1", "client-2"], "azp": "someone-else"]),
             ("another subject", ["sub": "someone-else"]),
         ]
         try await withServer(clock: TestClock(), auth: idp.settings()) { (client: any TestClientProtocol) async throws in
@@ -62,6 +68,10 @@ import Testing
                 }
                 // The honest token still works once every attack failed: nothing was cached wrongly.
                 #expect(try await signIn(client, tenant, try await idp.idToken(tenant, sub: "7001", now: now)).status == 201)
+                // Honest uses of the same claims: `nbf` already passed, several audiences with us as `azp`.
+                let honest: [String: JSON] = ["nbf_offset": -30, "aud": ["client-1", "client-2"], "azp": "client-2"]
+                let again = try await signIn(client, tenant, try await idp.idToken(tenant, sub: "7001", now: now, honest))
+                #expect(again.status == 200, "\(tenant): \(again.json)")
             }
             #expect(try await users(client) == 3)
             let failed = try await call(
@@ -130,6 +140,43 @@ import Testing
         }
     }
 
+    /// A key the provider removed stops being trusted when its `Cache-Control: max-age` runs out
+    /// (within a minute and an hour), not an hour later: here 120 s on the server's clock. A
+    /// `max-age` under a minute is held to one (no refetch storm); none means an hour.
+    @Test func removedKeysLeaveWithTheProvidersMaxAge() async throws {
+        let idp = try StandInIdentityProvider()
+        defer { idp.stop() }
+        let clock = TestClock()
+        try await withServer(clock: clock, auth: idp.settings()) { (client: any TestClientProtocol) async throws in
+            try await idp.jwksCacheControl("google", "public, max-age=120, must-revalidate")
+            #expect(try await signIn(client, "google", try await idp.idToken("google", sub: "7001", now: now)).status == 201)
+            try await idp.rotate("google")
+            func oldKey(_ at: Int64) async throws -> Reply {
+                try await signIn(client, "google", try await idp.idToken("google", sub: "7001", now: at, ["key": "previous"]))
+            }
+            // Within max-age the cached keys still hold the removed one.
+            clock.advance(by: .seconds(100))
+            #expect(try await oldKey(now + 100).status == 200)
+            #expect(try await idp.jwksFetches("google") == 1)
+            // Past it, the keys are fetched again and the removed key is refused.
+            clock.advance(by: .seconds(21))
+            #expect(try await oldKey(now + 121).json["code"] == 101)
+            #expect(try await idp.jwksFetches("google") == 2)
+            #expect(try await signIn(client, "google", try await idp.idToken("google", sub: "7001", now: now + 121)).status == 200)
+
+            // max-age=0 (or no-store) is held to a minute: keys are not fetched for every token.
+            try await idp.jwksCacheControl("oidc", "no-store")
+            #expect(try await signIn(client, "oidc", try await idp.idToken("oidc", sub: "7002", now: now + 121), id: "7002").status == 201)
+            let fetched = try await idp.jwksFetches("oidc")
+            clock.advance(by: .seconds(30))
+            #expect(try await signIn(client, "oidc", try await idp.idToken("oidc", sub: "7002", now: now + 151), id: "7002").status == 200)
+            #expect(try await idp.jwksFetches("oidc") == fetched)
+            clock.advance(by: .seconds(31))
+            #expect(try await signIn(client, "oidc", try await idp.idToken("oidc", sub: "7002", now: now + 182), id: "7002").status == 200)
+            #expect(try await idp.jwksFetches("oidc") == fetched + 1)
+        }
+    }
+
     @Test func hostileAccessTokensAreRefused() async throws {
         let idp = try StandInIdentityProvider()
         defer { idp.stop() }
@@ -149,6 +196,43 @@ import Testing
             for body in [#"{"github":{"id":{"$ne":null},"access_token":"x"}}"#, #"{"apple":{"token":"x"}}"#, #"{"google":"x"}"#] {
                 #expect(try await call(client, .post, "/parse/users", body: #"{"authData":\#(body)}"#).json["code"] == 107, "\(body)")
             }
+            #expect(try await users(client) == 0)
+        }
+    }
+
+    /// A GitHub token the user gave another OAuth app answers GitHub's `GET /user` like ours
+    /// does; it must not sign anyone in here. Only GitHub's token check with this server's client
+    /// id and secret tells them apart, and without a secret native tokens are refused outright.
+    @Test func githubTokenIssuedToAnotherAppSignsNobodyIn() async throws {
+        let idp = try StandInIdentityProvider()
+        defer { idp.stop() }
+        try await withServer(clock: TestClock(), auth: idp.settings()) { (client: any TestClientProtocol) async throws in
+            let owner = try await call(
+                client, .post, "/parse/users",
+                body: #"{"authData":{"github":{"id":"8101","access_token":"\#(try await idp.githubToken(id: 8101))"}}}"#)
+            #expect(owner.status == 201, "\(owner.json)")
+            let sessions = try await call(client, .get, "/parse/sessions?count=1&limit=0", master: true).json["count"]
+            let foreign = try await idp.githubToken(id: 8101, app: "other-gh-app")
+            let reply = try await call(client, .post, "/parse/users", body: #"{"authData":{"github":{"id":"8101","access_token":"\#(foreign)"}}}"#)
+            #expect(reply.status == 404 && reply.json["code"] == 101, "\(reply.json)")
+            #expect(reply.json["sessionToken"] == nil)
+            #expect(try await call(client, .get, "/parse/sessions?count=1&limit=0", master: true).json["count"] == sessions)
+            // Linking it to another account is refused the same way.
+            let ana = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"correct horse"}"#)
+            let link = try await call(
+                client, .put, "/parse/users/\(try #require(ana.json["objectId"]?.stringValue))",
+                body: #"{"authData":{"github":{"id":"8102","access_token":"\#(try await idp.githubToken(id: 8102, app: "other-gh-app"))"}}}"#,
+                headers: ["X-Parse-Session-Token": try #require(ana.json["sessionToken"]?.stringValue)])
+            #expect(link.json["code"] == 101, "\(link.json)")
+        }
+        // No client secret: nothing to check a token with, so none is trusted, ours included.
+        var settings = idp.settings()
+        for index in settings.indices where settings[index].kind == .github { settings[index].clientSecret = nil }
+        try await withServer(clock: TestClock(), auth: settings) { (client: any TestClientProtocol) async throws in
+            let reply = try await call(
+                client, .post, "/parse/users",
+                body: #"{"authData":{"github":{"id":"8103","access_token":"\#(try await idp.githubToken(id: 8103))"}}}"#)
+            #expect(reply.json["code"] == 101 && reply.json["error"]?.stringValue?.contains("clientSecret") == true, "\(reply.json)")
             #expect(try await users(client) == 0)
         }
     }

@@ -51,14 +51,32 @@ import Testing
                 return now?.first { $0["installationId"] == .string(Self.laptop) }?["lastUsedAt"]?["iso"]?.stringValue != firstUse
             }
 
-            // Clients can't write the server's fields.
+            // Clients can't write the server's fields, the device's included: a stolen session
+            // (the laptop's here) can't rename itself, or another session, to pose as the phone.
             let phoneId = try #require(fromPhone["objectId"]?.stringValue)
+            let laptopId = try #require(fromLaptop["objectId"]?.stringValue)
             for body in [
                 #"{"lastUsedAt":{"__type":"Date","iso":"2000-01-01T00:00:00.000Z"}}"#, #"{"createdAddress":"1.2.3.0/24"}"#, #"{"current":true}"#,
+                #"{"deviceName":"Ana's iPhone"}"#, #"{"deviceType":"ios"}"#, #"{"appName":"Todo"}"#, #"{"appVersion":"2.1"}"#,
+                #"{"installationId":"\#(Self.phone)"}"#, #"{"deviceName":{"__op":"Delete"}}"#,
             ] {
-                let reply = try await call(client, .put, "/parse/sessions/\(phoneId)", body: body, headers: ["X-Parse-Session-Token": phone])
-                #expect(reply.json["code"] == 105, "\(body): \(reply.json)")
+                for (id, token) in [(laptopId, laptop), (phoneId, phone)] {
+                    let reply = try await call(client, .put, "/parse/sessions/\(id)", body: body, headers: ["X-Parse-Session-Token": token])
+                    #expect(reply.json["code"] == 105, "\(body): \(reply.json)")
+                }
+                #expect(try await call(client, .put, "/parse/sessions/\(laptopId)", body: body, master: true).json["code"] == 105, "\(body)")
             }
+            // Nor open a further session that names itself.
+            let posing = try await call(
+                client, .post, "/parse/sessions", body: #"{"deviceName":"Ana's iPhone","deviceType":"ios"}"#,
+                headers: ["X-Parse-Session-Token": laptop])
+            #expect(posing.json["code"] == 105, "\(posing.json)")
+            let after = try #require(
+                try await call(client, .get, "/parse/sessions", headers: ["X-Parse-Session-Token": phone]).json["results"]?.arrayValue)
+            let laptopNow = try #require(after.first { $0["objectId"]?.stringValue == laptopId })
+            #expect(
+                laptopNow["deviceName"] == "Ana's MacBook" && laptopNow["deviceType"] == "osx" && laptopNow["installationId"] == .string(Self.laptop))
+            #expect(after.count == sessions.count)
 
             // From the laptop: sign out every other device.
             let revoked = try await call(client, .post, "/parse/sessions/revokeOthers", headers: ["X-Parse-Session-Token": laptop])

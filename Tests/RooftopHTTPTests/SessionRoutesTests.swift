@@ -49,7 +49,8 @@ import Testing
                     client, .put, "/parse/sessions/\(ana2Id)", body: #"{"user":{"__type":"Pointer","className":"_User","objectId":"abcdefghij"}}"#,
                     headers: session(ana)
                 ).json["code"] == 105)
-            #expect(try await call(client, .put, "/parse/sessions/\(ana2Id)", body: #"{"deviceName":"phone"}"#, headers: session(ana)).status == 200)
+            // A field of the app's own is the holder's to set.
+            #expect(try await call(client, .put, "/parse/sessions/\(ana2Id)", body: #"{"label":"work"}"#, headers: session(ana)).status == 200)
 
             // Ending a session works at once, even though it was just validated (cached).
             #expect(try await call(client, .get, "/parse/users/me", headers: session(ana2)).status == 200)
@@ -69,7 +70,7 @@ import Testing
                     client, .post, "/parse/sessions", body: #"{"user":{"__type":"Pointer","className":"_User","objectId":"abcdefghij"}}"#,
                     headers: session(ana)
                 ).json["code"] == 105)
-            let created = try await call(client, .post, "/parse/sessions", body: #"{"deviceName":"tablet"}"#, headers: session(ana))
+            let created = try await call(client, .post, "/parse/sessions", body: #"{"label":"tablet"}"#, headers: session(ana))
             #expect(created.status == 201)
             let extra = try #require(created.json["sessionToken"]?.stringValue)
             #expect(try await call(client, .get, "/parse/users/me", headers: session(extra)).json["username"] == "ana")

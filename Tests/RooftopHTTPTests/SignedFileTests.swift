@@ -232,9 +232,9 @@ import Testing
     @Test func nodesSharingTheSecretAcceptEachOthersSignatures() {
         let clock = TestClock()
         let now: @Sendable () -> ParseDate = { clock.now() }
-        let one = FileURLSigning(key: FileURLKey(secret: "shared master key"), lifetime: 60, clock: now)
-        let two = FileURLSigning(key: FileURLKey(secret: "shared master key"), lifetime: 60, clock: now)
-        let other = FileURLSigning(key: FileURLKey(secret: "another key"), lifetime: 60, clock: now)
+        let one = FileURLSigning(key: DerivedMACKey(secret: "shared master key", purpose: .fileURLs), lifetime: 60, clock: now)
+        let two = FileURLSigning(key: DerivedMACKey(secret: "shared master key", purpose: .fileURLs), lifetime: 60, clock: now)
+        let other = FileURLSigning(key: DerivedMACKey(secret: "another key", purpose: .fileURLs), lifetime: 60, clock: now)
         let query = one.query(for: "0123_a.png")
         #expect(two.isValid(query: query, for: "0123_a.png"))
         #expect(!two.isValid(query: query, for: "0123_b.png"))

@@ -163,6 +163,81 @@ import Testing
             #expect(try await reply.json["code"] == 124)
         }
     }
+
+    /// Save, delete and find hooks on `_Session` would never run (sessions are not written
+    /// through the object path): refused, as Parse Server refuses them, and nothing is stored.
+    @Test func sessionHooksAreRefused() async throws {
+        let receiver = try await WebhookReceiver.start()
+        defer { Task { await receiver.stop() } }
+        try await withServer(webhooks: settings(receiver)) { (client: any TestClientProtocol) async throws in
+            for trigger in ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "afterLogout"] {
+                let body = #"{"className":"_Session","triggerName":"\#(trigger)","url":"\#(receiver.url("/s"))"}"#
+                let reply = try await call(client, .post, "/parse/hooks/triggers", body: body, master: true)
+                #expect(reply.status == 400, "\(trigger)")
+                #expect(reply.json == ["code": 143, "error": "Only the afterLogout trigger is allowed for the _Session class."], "\(trigger)")
+            }
+            #expect(try await call(client, .get, "/parse/hooks/triggers", master: true).json == [])
+        }
+    }
+
+    /// One answer for a webhook that is too slow, whichever limit comes first: the call's own
+    /// deadline (here 1 s, the handler limit on a clock that never moves) or the handler limit
+    /// (here 5 s on the test clock, the call's deadline 60 s). Both are Parse's 124, the same
+    /// bytes.
+    @Test func aSlowHookIs124WhicheverLimitFiresFirst() async throws {
+        let receiver = try await WebhookReceiver.start()
+        defer { Task { await receiver.stop() } }
+        receiver.answer("/slow", "{}", hang: true)
+        let register = #"{"functionName":"slow","url":"\#(receiver.url("/slow"))"}"#
+        var short = settings(receiver)
+        short.timeout = .seconds(1)
+        var cloud = CloudCode()
+        cloud.handlers.timeout = .seconds(60)
+        let answers = LockedBox<[(Int, JSON)]>([])
+        try await withServer(clock: TestClock(), cloud: cloud, webhooks: short) { (client: any TestClientProtocol) async throws in
+            #expect(try await call(client, .post, "/parse/hooks/functions", body: register, master: true).status == 200)
+            let reply = try await call(client, .post, "/parse/functions/slow", body: "{}")
+            answers.withLock { $0.append((reply.status, reply.json)) }
+        }
+        var long = settings(receiver)
+        long.timeout = .seconds(60)
+        cloud.handlers.timeout = .seconds(5)
+        let clock = TestClock()
+        try await withServer(clock: clock, cloud: cloud, webhooks: long) { (client: any TestClientProtocol) async throws in
+            #expect(try await call(client, .post, "/parse/hooks/functions", body: register, master: true).status == 200)
+            let before = clock.sleeping
+            async let reply = call(client, .post, "/parse/functions/slow", body: "{}")
+            try await clock.untilSleeping(before + 1)
+            clock.advance(by: .seconds(5))
+            let (status, json) = (try await reply.status, try await reply.json)
+            answers.withLock { $0.append((status, json)) }
+        }
+        let expected = JSON.object(["code": 124, "error": "The server-side handler did not finish in time."])
+        let seen = answers.withLock { $0 }
+        #expect(seen.count == 2 && seen.allSatisfy { $0.1 == expected && $0.0 == seen[0].0 }, "\(seen)")
+    }
+
+    /// A host that refuses connections fails the call at once (143): no connection retries
+    /// that hold the request until the deadline.
+    @Test func aRefusedConnectionFailsAtOnce() async throws {
+        let closed = try Loopback.freePort()
+        var settings = WebhookSettings()
+        settings.allowedHosts = ["127.0.0.1:\(closed)"]
+        settings.timeout = .seconds(30)
+        var cloud = CloudCode()
+        cloud.handlers.timeout = .seconds(60)
+        try await withServer(clock: TestClock(), cloud: cloud, webhooks: settings) { (client: any TestClientProtocol) async throws in
+            let register = #"{"functionName":"gone","url":"http://127.0.0.1:\#(closed)/gone"}"#
+            #expect(try await call(client, .post, "/parse/hooks/functions", body: register, master: true).status == 200)
+            let started = ContinuousClock.now
+            let reply = try await call(client, .post, "/parse/functions/gone", body: "{}")
+            let elapsed = ContinuousClock.now - started
+            #expect(reply.json == ["code": 143, "error": "The webhook failed."])
+            // Retrying the connection held this call 5 s or more before; one refused connect is
+            // a few milliseconds. The bound is wide so a loaded machine cannot fail it.
+            #expect(elapsed < .seconds(3), "\(elapsed)")
+        }
+    }
 }
 
 extension MultiNodeTests {

@@ -25,3 +25,20 @@ import Testing
             try warnings(["appName": "Notes", "mail": ["transport": "smtp", "host": "mail.example.com", "from": "Notes <hi@example.com>"]]).isEmpty)
     }
 }
+
+/// A GitHub provider that can't run GitHub's token check refuses native tokens: the start says so.
+@Suite struct GitHubWarningTests {
+    func warnings(_ github: JSON) throws -> [String] {
+        var configuration = ServerConfiguration()
+        try configuration.apply(["appName": "Notes", "auth": ["github": github]], source: "test")
+        return configuration.startupWarnings(appId: "k3Jd9")
+    }
+
+    @Test func githubWithoutCredentialsIsNamed() throws {
+        for github: JSON in [[:], ["clientId": "Iv1.abc"]] {
+            let warnings = try warnings(github)
+            #expect(warnings.count == 1 && warnings.first?.contains("auth.github") == true && warnings.first?.contains("clientSecret") == true)
+        }
+        #expect(try warnings(["clientId": "Iv1.abc", "clientSecret": "s3cret"]).isEmpty)
+    }
+}

@@ -22,13 +22,14 @@ from selenium.webdriver.support.ui import WebDriverWait
 SIZES = (("desktop", 1280, 900), ("phone", 390, 844))
 
 
-def start_chromium(downloads=None):
+def start_chromium(downloads=None, flags=()):
     """A headless Chromium at desktop size, through Debian's chromedriver; files it downloads go
-    to `downloads` without asking. Every console browser script starts it this way."""
+    to `downloads` without asking; `flags` are more command-line switches. Every console browser
+    script starts it this way."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
-                 "--hide-scrollbars"):
+                 "--hide-scrollbars", *flags):
         options.add_argument(flag)
     if downloads:
         options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})

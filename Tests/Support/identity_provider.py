@@ -15,12 +15,17 @@ Serves, for each OpenID Connect tenant PREFIX in (apple, google, oidc), with iss
 http://127.0.0.1:PORT/PREFIX:
   GET  /PREFIX/.well-known/openid-configuration   discovery
   GET  /PREFIX/keys                                JWKS (RSA and P-256 keys; rotation below)
-Facebook-shaped Graph endpoints under /facebook (debug_token, app, me) and a GitHub-shaped
-GET /github/user. Test hooks (never part of a real provider) under /control:
+Facebook-shaped Graph endpoints under /facebook (debug_token, app, me) and GitHub-shaped
+GET /github/user and POST /github/applications/CLIENT_ID/token (GitHub's "check a token": Basic
+auth with the app's client id and secret, body {"access_token"}; 200 with the token's app and
+user only for a live token issued to that app, 404 otherwise, 401 for wrong app credentials). Test hooks (never part of a real provider) under /control:
   POST /control/mint     {"tenant", "sub", "aud", ...}  -> {"token"}: an ID token, honest or hostile
   POST /control/rotate   {"tenant"}                     -> {"kid"}: a new signing key; the old one leaves the JWKS
+                                                          (a mint spec's "key": "previous" still signs with it)
+  POST /control/jwks-cache {"tenant", "cache_control"}  the Cache-Control header the tenant's JWKS is served with
   POST /control/facebook {"user_id", "app_id", ...}     -> {"token"}: a Facebook access token
-  POST /control/github   {"id", "login", ...}           -> {"token"}: a GitHub access token
+  POST /control/github   {"id", "login", "app", ...}    -> {"token"}: a GitHub access token issued to OAuth app "app"
+                                                          (default gh-client)
   POST /control/apple-secret {"sub", "expires_in", ...} -> {"token"}: a pre-signed Apple client secret (Apple mode)
   GET  /control/stats                                   -> {"jwks": {tenant: fetches}, "discovery": {...},
                                                             "apple_secrets": [the iat of each distinct client secret accepted]}
@@ -63,7 +68,8 @@ FACEBOOK_APPS = {"fb-app": "fb-secret", "other-app": "other-secret"}
 lock = threading.Lock()
 stats = {"jwks": {t: 0 for t in TENANTS}, "discovery": {t: 0 for t in TENANTS}}
 facebook_tokens = {}  # token -> {"user_id", "app_id", "valid", "name", "email"}
-github_tokens = {}  # token -> {"id", "login", "name", "email"}
+github_tokens = {}  # token -> {"id", "login", "name", "email"}: what GET /user answers
+github_apps = {}  # token -> the client id of the OAuth app it was issued to
 # The OAuth clients the stand-in knows: client id -> secret, per provider.
 CLIENTS = {"oidc": {"client-1": "oidc-secret"}, "apple": {"client-1": "apple-secret"}, "google": {"client-1": "google-secret"},
            "github": {"gh-client": "gh-secret"}, "facebook": dict(FACEBOOK_APPS)}
@@ -94,8 +100,11 @@ def new_ec():
     return "ec-" + secrets.token_hex(4), ec.generate_private_key(ec.SECP256R1())
 
 
-# Per tenant: the current RSA and EC keys (kid, private key).
+# Per tenant: the current RSA and EC keys (kid, private key), and after a rotation the RSA key
+# it replaced ("previous": no longer in the JWKS, still able to sign, as a leaked key would).
 keys = {t: {"rsa": new_rsa(), "ec": new_ec()} for t in TENANTS}
+# Per tenant: the Cache-Control its JWKS is served with (none unless a test sets one).
+jwks_cache_control = {}
 
 
 def public_jwk(kid, key, alg):
@@ -163,12 +172,14 @@ def mint(spec):
         "iat": now + int(spec.get("iat_offset", 0)),
         "exp": now + int(spec.get("expires_in", 600)),
     }
-    for name in ("nonce", "email", "email_verified", "name"):
+    for name in ("nonce", "email", "email_verified", "name", "azp"):
         if name in spec:
             claims[name] = spec[name]
+    if "nbf_offset" in spec:
+        claims["nbf"] = now + int(spec["nbf_offset"])
     attack = spec.get("attack")
     with lock:
-        kid, key = keys[tenant]["ec" if spec.get("alg") == "ES256" else "rsa"]
+        kid, key = keys[tenant]["ec" if spec.get("alg") == "ES256" else spec.get("key", "rsa")]
     alg = spec.get("alg", "RS256")
     headers = {"kid": kid}
     headers.update(spec.get("headers", {}))
@@ -198,10 +209,12 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def answer(self, status, body):
+    def answer(self, status, body, headers=()):
         data = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
+        for name, value in headers:
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
@@ -334,7 +347,9 @@ class Handler(BaseHTTPRequestHandler):
             if rest == "keys":
                 with lock:
                     stats["jwks"][tenant] += 1
-                return self.answer(200, jwks(tenant))
+                with lock:
+                    cache = jwks_cache_control.get(tenant)
+                return self.answer(200, jwks(tenant), [("Cache-Control", cache)] if cache else ())
         if url.path == "/control/stats":
             with lock:
                 return self.answer(200, {**stats, "apple_secrets": sorted(set(apple_secrets.values()))})
@@ -349,6 +364,29 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(401, {"message": "Bad credentials"})
             return self.answer(200, user)
         self.answer(404, {"error": "not found"})
+
+    def github_check(self, client_id):
+        """GitHub's POST /applications/{client_id}/token, as GitHub answers it."""
+        auth = self.headers.get("Authorization", "")
+        try:
+            user, _, secret = base64.b64decode(auth[6:]).decode().partition(":") if auth.startswith("Basic ") else ("", "", "")
+        except ValueError:
+            user, secret = "", ""
+        if user != client_id or CLIENTS["github"].get(client_id) is None or not hmac.compare_digest(CLIENTS["github"][client_id], secret):
+            return self.answer(401, {"message": "Requires authentication"})
+        token = (self.body() or {}).get("access_token")
+        if not isinstance(token, str) or not token:
+            return self.answer(422, {"message": "Validation Failed"})
+        with lock:
+            user = github_tokens.get(token)
+            app = github_apps.get(token)
+        if user is None or app != client_id:
+            return self.answer(404, {"message": "Not Found"})
+        return self.answer(200, {
+            "id": 1, "token": token, "token_last_eight": token[-8:], "scopes": ["read:user"],
+            "app": {"client_id": app, "name": "stand-in app", "url": "http://example.invalid"},
+            "user": {"login": user["login"], "id": user["id"], "type": "User"},
+        })
 
     def facebook(self, endpoint, query):
         token = query.get("access_token", "")
@@ -397,6 +435,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.sign_in("github", self.form())
         if url.path == "/facebook/dialog/oauth":
             return self.sign_in("facebook", self.form())
+        if len(parts) == 4 and parts[:2] == ["github", "applications"] and parts[3] == "token":
+            return self.github_check(parts[2])
         if url.path == "/github/login/oauth/access_token":
             grant, error = self.redeem("github", self.form())
             if error:
@@ -405,6 +445,7 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 github_tokens[token] = {"id": int(grant["sub"]) if grant["sub"].isdigit() else 0, "login": "octo", "name": None,
                                         "email": None}
+                github_apps[token] = grant["client_id"]
             return self.answer(200, {"access_token": token, "token_type": "bearer", "scope": "read:user"})
         spec = self.body()
         if self.path == "/control/clock":
@@ -420,9 +461,14 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/control/rotate":
             tenant = spec.get("tenant", "oidc")
             with lock:
+                keys[tenant]["previous"] = keys[tenant]["rsa"]
                 keys[tenant]["rsa"] = new_rsa()
                 kid = keys[tenant]["rsa"][0]
             return self.answer(200, {"kid": kid})
+        if self.path == "/control/jwks-cache":
+            with lock:
+                jwks_cache_control[spec.get("tenant", "oidc")] = spec.get("cache_control")
+            return self.answer(200, {})
         if self.path == "/control/facebook":
             token = "EAA" + secrets.token_urlsafe(24)
             with lock:
@@ -437,6 +483,7 @@ class Handler(BaseHTTPRequestHandler):
                 github_tokens[token] = {
                     "id": int(spec.get("id", 2001)), "login": spec.get("login", "octo"), "name": spec.get("name"), "email": spec.get("email"),
                 }
+                github_apps[token] = spec.get("app", "gh-client")
             return self.answer(200, {"token": token})
         self.answer(404, {"error": "not found"})
 

@@ -3,9 +3,14 @@ import RooftopStorage
 
 extension Accounts {
     /// Fields of `_Session` only the server sets.
-    static let serverOwnedSessionFields: Set<String> = [
+    static let serverOwnedSessionFields = Set([
         "user", "sessionToken", "expiresAt", "createdWith", "restricted", "lastUsedAt", "createdAddress", "current",
-    ]
+    ]).union(deviceSessionFields)
+
+    /// What "where am I signed in" shows to recognise a session: recorded by the server when the
+    /// session opens (from the installation the request named), never written by a client,
+    /// or a stolen session could pose as its victim's phone.
+    static let deviceSessionFields: Set<String> = ["deviceName", "deviceType", "appName", "appVersion", "installationId"]
 
     /// `GET /sessions`: the caller's own sessions (the master key sees every session); the one
     /// the request came with is marked `"current": true`, the others `false`.
@@ -71,7 +76,9 @@ extension Accounts {
     /// `POST /sessions`: a further session for the signed-in user (server fields are refused).
     package func createSession(body: [String: JSON], principal: Principal, installationId: String?) async throws -> [String: JSON] {
         guard let userId = principal.userId else { throw Self.invalidToken }
-        for key in body.keys where Self.serverOwnedSessionFields.contains(key) || key == "ACL" || key == "objectId" {
+        // `installationId` names the installation the device fields are read from (Parse's
+        // field); the fields themselves are the server's.
+        for key in body.keys where (Self.serverOwnedSessionFields.contains(key) && key != "installationId") || key == "ACL" || key == "objectId" {
             throw ParseError(.invalidKeyName, "Cannot set \(key) on a session.")
         }
         let token = tokens.newToken()

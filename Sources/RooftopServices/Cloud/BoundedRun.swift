@@ -19,7 +19,7 @@ package enum BoundedRun {
         case .finished(let value): return value
         case .timedOut:
             logger.warning("\(what) did not finish within \(limit); its request failed and the handler was cancelled")
-            throw ParseError(.timeout, "The server-side handler did not finish in time.")
+            throw timedOut
         case .failed(let error as ParseError): throw error
         case .failed(let error as CancellationError): throw error
         case .failed(let error):
@@ -27,6 +27,9 @@ package enum BoundedRun {
             throw failure
         }
     }
+
+    /// The answer to a handler, or a webhook, that ran past its time (124).
+    static let timedOut = ParseError(.timeout, "The server-side handler did not finish in time.")
 
     enum Outcome<Value: Sendable>: Sendable {
         case finished(Value)

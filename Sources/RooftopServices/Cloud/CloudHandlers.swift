@@ -68,4 +68,12 @@ package struct CloudHandlers: Sendable {
 
     /// No handlers.
     package init() {}
+
+    /// Registrations that could never run, each said as Parse Server refuses it: sessions are
+    /// written by the account use cases, not through the object path where save, delete and
+    /// find triggers run, so `_Session` takes `afterLogout` only. `serve` refuses to start with any.
+    package var problems: [String] {
+        triggers.keys.filter { $0.className == ClassName.session.rawValue && $0.kind != .afterLogout }
+            .map { "\($0.kind.rawValue) on _Session: Only the afterLogout trigger is allowed for the _Session class." }.sorted()
+    }
 }

@@ -45,6 +45,8 @@ extension WebhookRegistry {
         let answer: (status: Int, body: [UInt8])
         do {
             answer = try await transport.post(url, body: JSONWriter.bytes(.object(payload)), key: settings.key, timeout: settings.timeout)
+        } catch is WebhookTimedOut {
+            throw BoundedRun.timedOut
         } catch {
             throw Self.failed
         }

@@ -6,7 +6,15 @@ import RooftopStorage
 package protocol WebhookTransport: Sendable {
     /// POSTs `body` (JSON) to `url` with `X-Parse-Webhook-Key: key` when set; the answer's
     /// status and body. Redirects are not followed.
+    /// Throws `WebhookTimedOut` when no answer came within `timeout`.
     func post(_ url: String, body: [UInt8], key: String?, timeout: Duration) async throws -> (status: Int, body: [UInt8])
+}
+
+/// A webhook that did not answer within its time: the call fails as a handler that ran past
+/// the handler time limit does (124), whichever of the two limits comes first.
+package struct WebhookTimedOut: Error {
+    /// Creates the error.
+    package init() {}
 }
 
 /// A webhook registered through `/hooks`: a function, or a trigger of a class.
@@ -186,6 +194,11 @@ extension WebhookRegistry {
         }
         guard case .string(let className)? = body["className"], case .string(let triggerName)? = body["triggerName"] else { throw invalid }
         _ = try ClassName(className)
+        // Sessions are written by the account use cases, never through the object path where
+        // save and delete triggers run: a hook there would be accepted and never called.
+        if className == ClassName.session.rawValue {
+            throw ParseError(.webhookError, "Only the afterLogout trigger is allowed for the _Session class.")
+        }
         guard let kind = TriggerKind(rawValue: triggerName), hookableTriggers.contains(kind) else {
             throw ParseError(.webhookError, "invalid hook declaration: a webhook serves beforeSave, afterSave, beforeDelete or afterDelete")
         }

@@ -1,14 +1,5 @@
 package import RooftopCore
 
-/// The keyed MAC file URLs are signed with (HMAC-SHA-256 in RooftopCrypto, the one target that
-/// sees a cryptographic library).
-package protocol FileURLMAC: Sendable {
-    /// The MAC of `message`.
-    func mac(_ message: [UInt8]) -> [UInt8]
-    /// Whether `mac` is `message`'s, compared in constant time.
-    func isValid(_ mac: [UInt8], for message: [UInt8]) -> Bool
-}
-
 /// Signed, expiring file URLs (`fileAccess: signed`): `?expires=<unix seconds>&signature=<hex
 /// HMAC-SHA-256 of the name and the expiry>`.
 ///
@@ -17,13 +8,13 @@ package protocol FileURLMAC: Sendable {
 /// to the file. Every node derives the same key from the same secret, so any node accepts
 /// another's URLs.
 package struct FileURLSigning: Sendable {
-    let key: any FileURLMAC
+    let key: any KeyedMAC
     /// How long a signed URL works, in seconds.
     package let lifetime: Int64
     let clock: @Sendable () -> ParseDate
 
     /// Signing with `key`, URLs valid for `lifetime` seconds from `clock`'s now.
-    package init(key: any FileURLMAC, lifetime: Int64, clock: @escaping @Sendable () -> ParseDate) {
+    package init(key: any KeyedMAC, lifetime: Int64, clock: @escaping @Sendable () -> ParseDate) {
         self.key = key
         self.lifetime = lifetime
         self.clock = clock
@@ -32,7 +23,7 @@ package struct FileURLSigning: Sendable {
     /// The query string that signs `name`'s URL until now + `lifetime`: `expires=…&signature=…`.
     package func query(for name: String) -> String {
         let expires = clock().millisecondsSince1970 / 1000 + lifetime
-        return "expires=\(expires)&signature=\(Self.hex(key.mac(Self.message(name, expires))))"
+        return "expires=\(expires)&signature=\(MACHex.text(key.mac(Self.message(name, expires))))"
     }
 
     /// Whether `query` (a URL's raw query string) signs `name` and has not expired. Strict: the
@@ -41,7 +32,7 @@ package struct FileURLSigning: Sendable {
     /// percent-encoded, base64) is refused rather than normalized.
     package func isValid(query: String?, for name: String) -> Bool {
         guard let query, let (expires, signature) = Self.parameters(query) else { return false }
-        guard expires > clock().millisecondsSince1970 / 1000, let mac = Self.bytes(hex: signature) else { return false }
+        guard expires > clock().millisecondsSince1970 / 1000, let mac = MACHex.bytes(Substring(signature)) else { return false }
         return key.isValid(mac, for: Self.message(name, expires))
     }
 
@@ -75,24 +66,5 @@ package struct FileURLSigning: Sendable {
     /// What is signed: a label (so the key signs nothing else by accident), the name and the expiry.
     static func message(_ name: String, _ expires: Int64) -> [UInt8] {
         Array("rooftop-file-url\n\(name)\n\(expires)".utf8)
-    }
-
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        String(decoding: bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0F)]] }, as: UTF8.self)
-    }
-
-    /// The bytes of exactly 64 lowercase hexadecimal digits; `nil` for anything else.
-    static func bytes(hex text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count == 64 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        for index in stride(from: 0, to: 64, by: 2) {
-            guard let high = hexDigits.firstIndex(of: digits[index]), let low = hexDigits.firstIndex(of: digits[index + 1]) else { return nil }
-            bytes.append(UInt8(high << 4 | low))
-        }
-        return bytes
     }
 }

@@ -130,11 +130,16 @@ package struct Files: Sendable {
     }
 
     /// Parse's rule for the name a client gives: 1 to 128 characters, letters, digits and
-    /// `@ . ~ _ -` and space, not starting with a dot, space or `-`.
+    /// `@ . ~ _ -` and space, not starting with a dot, space or `-`; and ours: not ending with a
+    /// dot or a space, which Windows drops when it saves a file (`x.html.` passes the extension
+    /// rule as `html.`'s empty extension, and a person who downloads it gets `x.html`).
     package static func checkName(_ name: String) throws {
         if name.isEmpty { throw ParseError(.invalidFileName, "Filename not provided.") }
         if name.utf8.count > 128 { throw ParseError(.invalidFileName, "Filename too long.") }
         guard StoredFileName.isValid(name) else { throw invalidCharacters }
+        if let last = name.utf8.last, last == UInt8(ascii: ".") || last == UInt8(ascii: " ") {
+            throw ParseError(.invalidFileName, "Filename may not end with a dot or a space.")
+        }
     }
 
     static let invalidCharacters = ParseError(.invalidFileName, "Filename contains invalid characters.")
