@@ -85,12 +85,13 @@ let package = Package(
         .target(
             name: "RooftopS3",
             dependencies: [
-                "RooftopCore", "RooftopStorage", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                "RooftopCore", "RooftopStorage", "RooftopOutbound",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
                 .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOHTTP1"),
             ],
             swiftSettings: upcoming
         ),
-        // Fenced: the only target that speaks SMTP and sees NIOSSL.
+        // Fenced: the only target that speaks SMTP, and with RooftopOutbound the only ones that see NIOSSL.
         .target(
             name: "RooftopMail",
             dependencies: [
@@ -115,12 +116,22 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Fenced: the only target that makes async-http-client clients and sees NIOSSL for them:
+        // every outbound HTTP client (providers, webhooks, S3) trusts the same roots.
+        .target(
+            name: "RooftopOutbound",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server), nio("NIOConcurrencyHelpers"),
+            ],
+            swiftSettings: upcoming
+        ),
         // Fenced: the only target that sees jwt-kit and async-http-client (sign-in providers: ID
         // tokens against JWKS, OIDC discovery, Facebook's and GitHub's token endpoints).
         .target(
             name: "RooftopIdentity",
             dependencies: [
-                "RooftopCore", "RooftopServices", .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                "RooftopCore", "RooftopServices", "RooftopOutbound", .product(name: "JWTKit", package: "jwt-kit", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
                 // Only for Facebook's appsecret_proof (HMAC-SHA256) and hashed nonces (SHA-256).
                 .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOHTTP1"), nio("NIOFoundationCompat"),
@@ -132,7 +143,8 @@ let package = Package(
         .target(
             name: "RooftopWebhooks",
             dependencies: [
-                "RooftopServices", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server), nio("NIOCore"),
+                "RooftopServices", "RooftopOutbound", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                nio("NIOCore"),
                 nio("NIOHTTP1"),
             ],
             swiftSettings: upcoming
@@ -250,7 +262,8 @@ let package = Package(
             name: "RooftopHTTPTests",
             dependencies: [
                 "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopPostgres",
-                "RooftopTesting", "RooftopCrypto", "RooftopMail", "RooftopIdentity", "RooftopConsole", lifecycle,
+                "RooftopTesting", "RooftopCrypto", "RooftopMail", "RooftopIdentity", "RooftopConsole", "RooftopWebhooks", "RooftopOutbound",
+                lifecycle,
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),

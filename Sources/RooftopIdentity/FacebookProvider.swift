@@ -17,8 +17,11 @@ package struct FacebookProvider: AuthProvider {
     let graph: String
     /// The browser flow's client (the first of `appIds`, `appSecret`).
     let oauth: OAuthClient
+    /// The client providers are called with.
+    let http: ProviderHTTP
 
-    init(_ settings: ProviderSettings) {
+    init(_ settings: ProviderSettings, http: ProviderHTTP) {
+        self.http = http
         name = settings.name
         appIds = settings.clientIds
         appSecret = settings.clientSecret
@@ -26,14 +29,14 @@ package struct FacebookProvider: AuthProvider {
         oauth = OAuthClient(
             clientId: settings.clientIds.first, clientSecret: settings.clientSecret.map(ClientSecret.fixed),
             authorizationEndpoint: settings.authorizationEndpoint ?? ProviderSettings.facebookAuthorize,
-            tokenEndpoint: settings.tokenEndpoint ?? "\(graph)/oauth/access_token", discovery: nil, getsToken: true)
+            tokenEndpoint: settings.tokenEndpoint ?? "\(graph)/oauth/access_token", discovery: nil, http: http, getsToken: true)
     }
 
     /// The user id an access token belongs to (`GET /me`), for the browser flow.
     func userId(_ token: String) async throws -> String {
         var me = "\(graph)/me?fields=id&access_token=\(Self.queryEncoded(token))"
         if let appSecret { me += "&appsecret_proof=\(Self.proof(token, secret: appSecret))" }
-        let answer = try? await ProviderHTTP.get(me)
+        let answer = try? await http.get(me)
         guard let answer, answer.status == 200, let id = Self.text(answer.json["id"]) else {
             throw ParseError(.objectNotFound, "authData.\(name) access token is not valid.")
         }
@@ -49,20 +52,20 @@ package struct FacebookProvider: AuthProvider {
         do {
             let encoded = Self.queryEncoded(token)
             if let appSecret, let appId = appIds.first {
-                let inspection = try await ProviderHTTP.get(
+                let inspection = try await http.get(
                     "\(graph)/debug_token?input_token=\(encoded)&access_token=\(Self.queryEncoded(appId + "|" + appSecret))")
                 let info = inspection.json["data"]
                 guard inspection.status == 200, info?["is_valid"] == .bool(true) else { throw refused("access token is not valid") }
                 guard let app = Self.text(info?["app_id"]), appIds.contains(app) else { throw refused("access token is for another app") }
                 guard Self.text(info?["user_id"]) == id else { throw refused("access token is for another user") }
             } else {
-                let app = try await ProviderHTTP.get("\(graph)/app?access_token=\(encoded)")
+                let app = try await http.get("\(graph)/app?access_token=\(encoded)")
                 guard app.status == 200 else { throw refused("access token is not valid") }
                 guard let appId = Self.text(app.json["id"]), appIds.contains(appId) else { throw refused("access token is for another app") }
             }
             var me = "\(graph)/me?fields=id,name,email&access_token=\(encoded)"
             if let appSecret { me += "&appsecret_proof=\(Self.proof(token, secret: appSecret))" }
-            let profile = try await ProviderHTTP.get(me)
+            let profile = try await http.get(me)
             guard profile.status == 200 else { throw refused("access token is not valid") }
             guard Self.text(profile.json["id"]) == id else { throw refused("access token is for another user") }
             return VerifiedIdentity(

@@ -17,10 +17,13 @@ package struct GitHubProvider: AuthProvider {
     /// The app's OAuth client (`clientId`, `clientSecret`): the token check's credentials and
     /// the browser flow's client.
     let oauth: OAuthClient
+    /// The client providers are called with.
+    let http: ProviderHTTP
     let clientId: String?
     let clientSecret: String?
 
-    init(_ settings: ProviderSettings) {
+    init(_ settings: ProviderSettings, http: ProviderHTTP) {
+        self.http = http
         name = settings.name
         api = settings.apiURL ?? ProviderSettings.githubAPI
         clientId = settings.clientIds.first.flatMap { $0.isEmpty ? nil : $0 }
@@ -28,7 +31,7 @@ package struct GitHubProvider: AuthProvider {
         oauth = OAuthClient(
             clientId: settings.clientIds.first, clientSecret: settings.clientSecret.map(ClientSecret.fixed),
             authorizationEndpoint: settings.authorizationEndpoint ?? ProviderSettings.githubAuthorize,
-            tokenEndpoint: settings.tokenEndpoint ?? ProviderSettings.githubToken, discovery: nil)
+            tokenEndpoint: settings.tokenEndpoint ?? ProviderSettings.githubToken, discovery: nil, http: http)
     }
 
     /// Whether native tokens can be checked: the app's client id and secret are both set.
@@ -37,7 +40,7 @@ package struct GitHubProvider: AuthProvider {
     /// The user id an access token belongs to (`GET /user`), for the browser flow (whose token
     /// `validate` then checks like any other).
     func userId(_ token: String) async throws -> String {
-        let answer = try? await ProviderHTTP.get(
+        let answer = try? await http.get(
             "\(api)/user", headers: [("Authorization", "Bearer \(token)"), ("X-GitHub-Api-Version", "2022-11-28")])
         guard let answer, answer.status == 200, let id = FacebookProvider.text(answer.json["id"]) else {
             throw ParseError(.objectNotFound, "authData.\(name) access token is not valid.")
@@ -58,7 +61,7 @@ package struct GitHubProvider: AuthProvider {
         let headers = [("X-GitHub-Api-Version", "2022-11-28")]
         do {
             let basic = Data("\(clientId):\(clientSecret)".utf8).base64EncodedString()
-            let check = try await ProviderHTTP.postJSON(
+            let check = try await http.postJSON(
                 "\(api)/applications/\(FacebookProvider.queryEncoded(clientId))/token", ["access_token": .string(token)],
                 headers: headers + [("Authorization", "Basic \(basic)")])
             // 404: not a live token of this app (another app's, revoked or made up).
@@ -67,7 +70,7 @@ package struct GitHubProvider: AuthProvider {
             }
             guard check.json["app"]?["client_id"]?.stringValue == clientId else { throw refused("access token is for another app") }
             guard FacebookProvider.text(check.json["user"]?["id"]) == id else { throw refused("access token is for another user") }
-            let profile = try await ProviderHTTP.get("\(api)/user", headers: headers + [("Authorization", "Bearer \(token)")])
+            let profile = try await http.get("\(api)/user", headers: headers + [("Authorization", "Bearer \(token)")])
             guard profile.status == 200 else { throw refused("access token is not valid") }
             guard FacebookProvider.text(profile.json["id"]) == id else { throw refused("access token is for another user") }
             return VerifiedIdentity(

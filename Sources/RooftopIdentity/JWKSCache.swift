@@ -21,6 +21,7 @@ actor JWKSCache {
     private let issuer: String
     private var jwksURL: String?
     private let clock: any ServerClock
+    private let http: ProviderHTTP
     private var keys: [String: JWK] = [:]
     private var collection = JWTKeyCollection()
     /// Until when the keys fetched last are fresh (ms since 1970).
@@ -28,8 +29,9 @@ actor JWKSCache {
     private var lastAttempt: Int64?
 
     /// A cache for `issuer`'s keys at `jwksURL`, or at discovery's `jwks_uri` when nil.
-    init(issuer: String, jwksURL: String?, clock: any ServerClock) {
+    init(issuer: String, jwksURL: String?, clock: any ServerClock, http: ProviderHTTP) {
         self.issuer = issuer
+        self.http = http
         self.jwksURL = jwksURL
         self.clock = clock
     }
@@ -53,7 +55,7 @@ actor JWKSCache {
 
     private func refresh(_ now: Int64) async throws(ProviderUnreachable) {
         let address = try await resolvedJWKSURL()
-        let answer = try await ProviderHTTP.get(address)
+        let answer = try await http.get(address)
         guard answer.status == 200, let entries = answer.json["keys"]?.arrayValue else { throw ProviderUnreachable() }
         var fresh: [String: JWK] = [:]
         let next = JWTKeyCollection()
@@ -82,7 +84,7 @@ actor JWKSCache {
     private func resolvedJWKSURL() async throws(ProviderUnreachable) -> String {
         if let jwksURL { return jwksURL }
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        let answer = try await ProviderHTTP.get(base + "/.well-known/openid-configuration")
+        let answer = try await http.get(base + "/.well-known/openid-configuration")
         guard answer.status == 200, answer.json["issuer"]?.stringValue == issuer, let address = answer.json["jwks_uri"]?.stringValue,
             ProviderSettings.isAllowedEndpoint(address)
         else { throw ProviderUnreachable() }

@@ -13,6 +13,8 @@ struct OAuthClient: Sendable {
     let tokenEndpoint: String?
     /// Where missing endpoints come from, for OpenID Connect providers.
     let discovery: OIDCDiscovery?
+    /// The client the token endpoint is called with.
+    let http: ProviderHTTP
     /// Whether the token endpoint is read with GET and a query string (Facebook's Graph API)
     /// rather than POSTed a form.
     var getsToken = false
@@ -56,9 +58,9 @@ struct OAuthClient: Sendable {
         do {
             if getsToken {
                 let query = form.map { "\($0)=\(FacebookProvider.queryEncoded($1))" }.joined(separator: "&")
-                answer = try await ProviderHTTP.get(endpoint + (endpoint.contains("?") ? "&" : "?") + query)
+                answer = try await http.get(endpoint + (endpoint.contains("?") ? "&" : "?") + query)
             } else {
-                answer = try await ProviderHTTP.postForm(endpoint, form)
+                answer = try await http.postForm(endpoint, form)
             }
         } catch {
             throw ParseError(.objectNotFound, "authData.\(provider) could not be validated: the provider is unreachable.")
@@ -73,15 +75,19 @@ struct OAuthClient: Sendable {
 /// An issuer's discovery document, fetched once it is needed and kept once it is good.
 actor OIDCDiscovery {
     let issuer: String
+    let http: ProviderHTTP
     private var found: (authorization: String, token: String)?
 
-    init(issuer: String) { self.issuer = issuer }
+    init(issuer: String, http: ProviderHTTP) {
+        self.issuer = issuer
+        self.http = http
+    }
 
     /// The authorization and token endpoints the issuer publishes (both allowed addresses).
     func endpoints() async throws(ProviderUnreachable) -> (authorization: String, token: String) {
         if let found { return found }
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        let answer = try await ProviderHTTP.get(base + "/.well-known/openid-configuration")
+        let answer = try await http.get(base + "/.well-known/openid-configuration")
         guard answer.status == 200, answer.json["issuer"]?.stringValue == issuer,
             let authorization = answer.json["authorization_endpoint"]?.stringValue, ProviderSettings.isAllowedEndpoint(authorization),
             let token = answer.json["token_endpoint"]?.stringValue, ProviderSettings.isAllowedEndpoint(token)

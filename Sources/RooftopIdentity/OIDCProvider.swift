@@ -20,9 +20,12 @@ package struct OIDCProvider: AuthProvider {
     package let returnsByFormPost: Bool
 
     /// A provider from its settings; `issuers` are the accepted `iss` values.
-    init(name: String, issuers: [String], audiences: [String], jwksURL: String?, clock: any ServerClock, settings: ProviderSettings? = nil) {
+    init(
+        name: String, issuers: [String], audiences: [String], jwksURL: String?, clock: any ServerClock, http: ProviderHTTP,
+        settings: ProviderSettings? = nil
+    ) {
         self.name = name
-        let keys = JWKSCache(issuer: issuers.first ?? "", jwksURL: jwksURL, clock: clock)
+        let keys = JWKSCache(issuer: issuers.first ?? "", jwksURL: jwksURL, clock: clock, http: http)
         verifier = IDTokenVerifier(provider: name, issuers: issuers, audiences: audiences, keys: keys, clock: clock)
         var secret = settings?.clientSecret.map(ClientSecret.fixed)
         if let key = settings?.appleKey, let clientId = audiences.first, let signer = AppleClientSecret(key: key, clientId: clientId, clock: clock) {
@@ -30,7 +33,7 @@ package struct OIDCProvider: AuthProvider {
         }
         oauth = OAuthClient(
             clientId: audiences.first, clientSecret: secret, authorizationEndpoint: settings?.authorizationEndpoint,
-            tokenEndpoint: settings?.tokenEndpoint, discovery: issuers.first.map { OIDCDiscovery(issuer: $0) })
+            tokenEndpoint: settings?.tokenEndpoint, discovery: issuers.first.map { OIDCDiscovery(issuer: $0, http: http) }, http: http)
         // Apple's scopes are `name` and `email`, and asking for them makes it return with a
         // form POST (`response_mode=form_post`), which carries the name on the first sign-in.
         returnsByFormPost = settings?.kind == .apple
@@ -38,26 +41,26 @@ package struct OIDCProvider: AuthProvider {
     }
 
     /// Sign in with Apple (Parse's `auth.apple.clientId`: the app's bundle ids and service ids).
-    static func apple(_ settings: ProviderSettings, clock: any ServerClock) -> OIDCProvider {
+    static func apple(_ settings: ProviderSettings, clock: any ServerClock, http: ProviderHTTP) -> OIDCProvider {
         OIDCProvider(
             name: settings.name, issuers: [settings.issuer ?? ProviderSettings.appleIssuer], audiences: settings.clientIds,
-            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.appleKeys : nil), clock: clock, settings: settings)
+            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.appleKeys : nil), clock: clock, http: http, settings: settings)
     }
 
     /// Google (Parse's `auth.google.clientId`); its tokens carry the issuer with or without
     /// `https://`.
-    static func google(_ settings: ProviderSettings, clock: any ServerClock) -> OIDCProvider {
+    static func google(_ settings: ProviderSettings, clock: any ServerClock, http: ProviderHTTP) -> OIDCProvider {
         let issuers = settings.issuer.map { [$0] } ?? [ProviderSettings.googleIssuer, "accounts.google.com"]
         return OIDCProvider(
             name: settings.name, issuers: issuers, audiences: settings.clientIds,
-            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.googleKeys : nil), clock: clock, settings: settings)
+            jwksURL: settings.jwksURL ?? (settings.issuer == nil ? ProviderSettings.googleKeys : nil), clock: clock, http: http, settings: settings)
     }
 
     /// Any OpenID Connect provider: keys from `jwksURL` or from the issuer's discovery document.
-    static func generic(_ settings: ProviderSettings, clock: any ServerClock) -> OIDCProvider {
+    static func generic(_ settings: ProviderSettings, clock: any ServerClock, http: ProviderHTTP) -> OIDCProvider {
         OIDCProvider(
             name: settings.name, issuers: [settings.issuer ?? ""], audiences: settings.clientIds, jwksURL: settings.jwksURL, clock: clock,
-            settings: settings)
+            http: http, settings: settings)
     }
 
     /// Verifies the ID token against the provider and returns who it names.

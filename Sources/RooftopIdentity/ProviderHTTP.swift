@@ -4,16 +4,28 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import RooftopCore
+package import RooftopOutbound
 
-/// The one HTTP client that talks to providers: redirects refused, bounded times and sizes.
-/// Process-wide and never shut down, like `HTTPClient.shared`.
-private let providerClient = HTTPClient(
-    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-    configuration: HTTPClient.Configuration(
-        redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)), decompression: .disabled))
+/// GETs and POSTs JSON to providers over the one client that talks to them: redirects refused,
+/// bounded times and sizes, the system's trust roots and `outboundCAFile`'s. Nothing here logs
+/// a URL (it may carry a token).
+package struct ProviderHTTP: Sendable {
+    let client: HTTPClient
 
-/// GETs JSON from a provider. Nothing here logs a URL (it may carry a token).
-struct ProviderHTTP: Sendable {
+    /// The providers' client, trusting `caFile`'s certificates besides the system's roots.
+    package init(caFile: String?) throws(OutboundTrustError) {
+        client = try OutboundClients.client(Self.purpose, configuration: Self.configuration, caFile: caFile)
+    }
+
+    /// The providers' client with the system's trust roots only.
+    package static let standard = ProviderHTTP(client: OutboundClients.client(purpose, configuration: configuration))
+
+    private init(client: HTTPClient) { self.client = client }
+
+    static let purpose = "identity providers"
+    static let configuration = HTTPClient.Configuration(
+        redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10)), decompression: .disabled)
+
     /// The largest answer read (JWKS, discovery, Graph answers are a few kB).
     static let maxBytes = 1 << 20
 
@@ -44,14 +56,14 @@ struct ProviderHTTP: Sendable {
     }
 
     /// `GET url` with `headers`.
-    static func get(_ url: String, headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
+    func get(_ url: String, headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         return try await send(request, headers)
     }
 
     /// `POST url` with a URL-encoded form (a token endpoint).
-    static func postForm(_ url: String, _ form: [(String, String)], headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
+    func postForm(_ url: String, _ form: [(String, String)], headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         let body = form.map { "\($0)=\(FacebookProvider.queryEncoded($1))" }.joined(separator: "&")
@@ -60,23 +72,23 @@ struct ProviderHTTP: Sendable {
     }
 
     /// `POST url` with a JSON body (GitHub's token check).
-    static func postJSON(_ url: String, _ body: [String: JSON], headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
+    func postJSON(_ url: String, _ body: [String: JSON], headers: [(String, String)] = []) async throws(ProviderUnreachable) -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.body = .bytes(ByteBuffer(bytes: JSONWriter.bytes(.object(body))))
         return try await send(request, headers + [("Content-Type", "application/json")])
     }
 
-    private static func send(_ request: HTTPClientRequest, _ headers: [(String, String)]) async throws(ProviderUnreachable) -> Answer {
+    private func send(_ request: HTTPClientRequest, _ headers: [(String, String)]) async throws(ProviderUnreachable) -> Answer {
         var request = request
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "rooftop")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         do {
-            let response = try await providerClient.execute(request, timeout: .seconds(15))
-            let body = try await response.body.collect(upTo: maxBytes)
+            let response = try await client.execute(request, timeout: .seconds(15))
+            let body = try await response.body.collect(upTo: Self.maxBytes)
             let json = (try? JSONParser.parse(Array(body.readableBytesView))) ?? .null
-            return Answer(status: Int(response.status.code), json: json, maxAge: maxAge(response.headers["Cache-Control"]))
+            return Answer(status: Int(response.status.code), json: json, maxAge: Self.maxAge(response.headers["Cache-Control"]))
         } catch {
             throw ProviderUnreachable()
         }

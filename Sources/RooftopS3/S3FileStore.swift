@@ -3,6 +3,7 @@ import Foundation
 package import NIOCore
 import NIOHTTP1
 package import RooftopCore
+package import RooftopOutbound
 import RooftopStorage
 
 /// Files in an S3-compatible object store (AWS S3, MinIO, R2): one object per file, its type in
@@ -20,6 +21,12 @@ package struct S3FileStore: FileStore {
     let partSize: Int
     /// The longest one request may take.
     let timeout: TimeAmount
+
+    /// The client S3 is called with: the system's trust roots and `caFile`'s certificates (an
+    /// S3-compatible store behind an internal certificate authority).
+    package static func client(caFile: String?) throws(OutboundTrustError) -> HTTPClient {
+        try OutboundClients.client("s3", configuration: HTTPClient.Configuration(), caFile: caFile)
+    }
 
     /// A store in `configuration`'s bucket, over `client`.
     package init(configuration: S3Configuration, client: HTTPClient = .shared, partSize: Int = 8 << 20, timeout: TimeAmount = .seconds(120)) {

@@ -127,6 +127,11 @@ extension ServerConfiguration {
                     "must be host names or host:port, without a scheme or path")
                 configuration.webhookHosts = hosts
             }, show: { .array($0.webhookHosts.map(JSON.string)) }),
+        .optionalString(
+            "outboundCAFile", \.outboundCAFile,
+            "a PEM file of CA certificates trusted, besides the system's, by the HTTPS calls this server makes: sign-in providers "
+                + "(`auth`: a Keycloak or GitHub Enterprise behind an internal CA), webhooks and S3 (`s3Endpoint`); read at start-up "
+                + "(`mail.caFile` is SMTP's). See [security.md](security.md#outbound-calls)"),
         .int(
             "metricsPort", \.metricsPort,
             "a second port serving Prometheus metrics at `/metrics` (requests by route and status, latency, sign-ups, logins, "

@@ -19,7 +19,11 @@ extension Database {
                 throw ValidationError("fileStorage: s3 needs \(key)")
             }
             if s3.secretAccessKey.isEmpty { throw ValidationError("fileStorage: s3 needs s3SecretAccessKey") }
-            return S3FileStore(configuration: s3)
+            do {
+                return S3FileStore(configuration: s3, client: try S3FileStore.client(caFile: configuration.outboundCAFile))
+            } catch {
+                throw ValidationError(String(describing: error))
+            }
         default:
             do {
                 DataDirectory.createPrivately()

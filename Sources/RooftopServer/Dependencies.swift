@@ -34,6 +34,8 @@ package struct Dependencies: Sendable {
     package var logger: Logger
     /// Sign-in providers besides anonymous users (`auth`); none by default.
     package var auth: [ProviderSettings] = []
+    /// The client sign-in providers are called with (trusting `outboundCAFile` when serving).
+    package var providerHTTP = ProviderHTTP.standard
     /// Where uploaded files are kept; `nil`: this server stores no files (the file routes are 130).
     package var fileStore: (any FileStore)? = nil
     /// Who may upload which files, and how large.

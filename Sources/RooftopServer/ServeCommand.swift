@@ -6,9 +6,11 @@ import NIOCore
 import RooftopCore
 import RooftopCrypto
 import RooftopHTTP
+import RooftopIdentity
 import RooftopMail
 import RooftopServices
 import RooftopStorage
+import RooftopWebhooks
 import ServiceLifecycle
 import UnixSignals
 
@@ -48,6 +50,12 @@ struct ServeCommand: AsyncParsableCommand {
         if mail != nil, configuration.mail.transport == "outbox" { dependencies.outboxDirectory = configuration.dataDir + "/outbox" }
         if configuration.databaseURI != nil { dependencies.databaseKind = "PostgreSQL" }
         dependencies.auth = configuration.auth
+        do {
+            dependencies.providerHTTP = try ProviderHTTP(caFile: configuration.outboundCAFile)
+            dependencies.webhookTransport = try WebhookClient(caFile: configuration.outboundCAFile)
+        } catch {
+            throw CommandFailure(String(describing: error), status: CommandFailure.configuration)
+        }
         // The embedding program's handlers (RooftopCommandLine.main(cloud:)); none for `rooftop`.
         dependencies.cloud = CloudCode.current.handlers
         if let problem = dependencies.cloud.problems.first { throw CommandFailure(problem, status: CommandFailure.software) }

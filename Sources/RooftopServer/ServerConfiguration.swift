@@ -46,6 +46,8 @@ package struct ServerConfiguration: Sendable {
     package var webhookKey: String?
     /// Hosts (`host` or `host:port`) webhooks may be registered on.
     package var webhookHosts: [String] = []
+    /// `outboundCAFile`: CA certificates trusted by outbound HTTP besides the system's.
+    package var outboundCAFile: String?
     /// Prometheus metrics on their own port; 0 is off.
     package var metricsPort = 0
     /// Where the metrics port listens.

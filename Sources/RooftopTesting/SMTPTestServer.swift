@@ -105,7 +105,8 @@ package final class SMTPTestServer: @unchecked Sendable {
         return messages()
     }
 
-    static func run(_ executable: String, _ arguments: [String]) throws {
+    /// Runs `executable` with `arguments` to its end; throws when it fails.
+    package static func run(_ executable: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

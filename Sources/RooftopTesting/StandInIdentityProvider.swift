@@ -17,14 +17,20 @@ package final class StandInIdentityProvider: @unchecked Sendable {
     /// Where it listens on 127.0.0.1.
     package let port: Int
     private let process: Process
-    /// Where the stand-in wrote its Sign in with Apple keys (Apple mode).
+    /// Where the stand-in wrote its Sign in with Apple keys (Apple mode), and its TLS files.
     private let keyDirectory: URL
+    /// With `tls`: the port the same endpoints answer on over HTTPS, with a certificate from a
+    /// throwaway certificate authority, and that authority's PEM file.
+    package let tlsPort: Int?
+    /// The throwaway certificate authority's certificate (PEM), with `tls`.
+    package var caFile: String? { tlsPort == nil ? nil : keyDirectory.appendingPathComponent("ca.pem").path }
 
     /// Its base URL.
     package var base: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts it (bounded: 20 s) from the test Python environment.
-    package init() throws {
+    /// Starts it (bounded: 20 s) from the test Python environment; with `tls`, also over HTTPS
+    /// on `tlsPort`, as a provider behind an internal certificate authority.
+    package init(tls: Bool = false) throws {
         guard FileManager.default.isExecutableFile(atPath: SMTPTestServer.python) else {
             throw StandInError("no Python test environment at \(SMTPTestServer.python): run ./scripts/test, which creates it")
         }
@@ -36,6 +42,15 @@ package final class StandInIdentityProvider: @unchecked Sendable {
         process.arguments = [
             SMTPTestServer.root.appendingPathComponent("Tests/Support/identity_provider.py").path, String(port), keyDirectory.path,
         ]
+        if tls {
+            let secure = try Loopback.freePort()
+            try SMTPTestServer.run(
+                SMTPTestServer.python, [SMTPTestServer.root.appendingPathComponent("Tests/Support/make_certs.py").path, keyDirectory.path])
+            process.arguments? += [String(secure), keyDirectory.path]
+            tlsPort = secure
+        } else {
+            tlsPort = nil
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -42,3 +42,26 @@ import Testing
         #expect(try warnings(["clientId": "Iv1.abc", "clientSecret": "s3cret"]).isEmpty)
     }
 }
+
+/// The console over plain http to another machine sends admin passwords and cookies in clear:
+/// the start says so; on loopback, behind https or with the console off it says nothing.
+@Suite struct PlainHTTPConsoleWarningTests {
+    func warnings(_ values: [String: JSON]) throws -> [String] {
+        var configuration = ServerConfiguration()
+        try configuration.apply(values.merging(["appName": "Notes"]) { a, _ in a }, source: "test")
+        return configuration.startupWarnings(appId: "k3Jd9")
+    }
+
+    @Test func plainHTTPToAnotherMachineIsNamed() throws {
+        for values: [String: JSON] in [["host": "0.0.0.0"], ["publicServerURL": "http://api.example.com/parse"], ["host": "192.0.2.7"]] {
+            let warnings = try warnings(values)
+            #expect(warnings.count == 1 && warnings.first?.contains("plain http") == true, "\(values): \(warnings)")
+        }
+        for values: [String: JSON] in [
+            [:], ["host": "::1"], ["publicServerURL": "https://api.example.com/parse", "host": "0.0.0.0"],
+            ["publicServerURL": "http://localhost:1337/parse"], ["host": "0.0.0.0", "console": ["enabled": false]],
+        ] {
+            #expect(try warnings(values).isEmpty, "\(values)")
+        }
+    }
+}

@@ -1,6 +1,6 @@
 """A stand-in identity provider on 127.0.0.1 for the sign-in tests: the real protocols over HTTP.
 
-Usage: identity_provider.py PORT [APPLE_KEY_DIR]
+Usage: identity_provider.py PORT [APPLE_KEY_DIR [TLS_PORT TLS_DIR]]
 
 With APPLE_KEY_DIR (Apple mode), the stand-in makes a Sign in with Apple key as Apple's
 developer portal would: it writes the operator's AuthKey.p8 (team TEAMSTAND1, key id
@@ -40,6 +40,10 @@ Codes work once, for 60 seconds of the stand-in's clock, and only with the verif
 challenge the authorization request carried. More hooks:
   POST /control/clock {"now"}  sets the stand-in's clock (seconds since 1970; ID tokens are minted at it)
   POST /control/advance {"seconds"}  moves it
+With TLS_PORT and TLS_DIR, the same endpoints are also served over HTTPS on TLS_PORT with
+TLS_DIR/server.pem and server.key (a certificate for 127.0.0.1 from a throwaway CA, as an
+internal certificate authority would issue): discovery there names https://127.0.0.1:TLS_PORT
+issuers, and POST /hook answers as a webhook receiver ({"success": {"tls": true}}).
 Prints "ready" on stdout once listening.
 """
 
@@ -337,7 +341,7 @@ class Handler(BaseHTTPRequestHandler):
             if rest == ".well-known/openid-configuration":
                 with lock:
                     stats["discovery"][tenant] += 1
-                issuer = f"{BASE}/{tenant}"
+                issuer = f"{self.server.base}/{tenant}"
                 return self.answer(200, {
                     "issuer": issuer, "jwks_uri": f"{issuer}/keys", "authorization_endpoint": f"{issuer}/authorize",
                     "token_endpoint": f"{issuer}/token", "userinfo_endpoint": f"{issuer}/userinfo",
@@ -448,6 +452,8 @@ class Handler(BaseHTTPRequestHandler):
                 github_apps[token] = grant["client_id"]
             return self.answer(200, {"access_token": token, "token_type": "bearer", "scope": "read:user"})
         spec = self.body()
+        if self.path == "/hook":
+            return self.answer(200, {"success": {"tls": self.server.base.startswith("https")}})
         if self.path == "/control/clock":
             clock["offset"] = float(spec["now"]) - time.time()
             return self.answer(200, {})
@@ -496,5 +502,16 @@ if len(sys.argv) > 2:
     apple_mode(sys.argv[2])
 server = ThreadingHTTPServer(("127.0.0.1", PORT), Handler)
 server.daemon_threads = True
+server.base = BASE
+if len(sys.argv) > 4:
+    import ssl
+    tls_port, tls_dir = int(sys.argv[3]), sys.argv[4]
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tls_dir + "/server.pem", tls_dir + "/server.key")
+    secure = ThreadingHTTPServer(("127.0.0.1", tls_port), Handler)
+    secure.daemon_threads = True
+    secure.socket = context.wrap_socket(secure.socket, server_side=True)
+    secure.base = f"https://127.0.0.1:{tls_port}"
+    threading.Thread(target=secure.serve_forever, daemon=True).start()
 print("ready", flush=True)
 server.serve_forever()
