@@ -2,8 +2,9 @@ import Foundation
 
 /// One configured sign-in provider (an entry of Parse's `auth` option), before it is built.
 ///
-/// Endpoint overrides (`issuer`, `jwksURL`, `apiURL` on the presets) exist so tests can point a
-/// provider at a stand-in on loopback; an operator leaves them out.
+/// Endpoint overrides (`issuer`, `jwksURL`, `apiURL` on the presets) point a preset at another
+/// deployment of the same protocol (GitHub Enterprise Server) or, in tests, at a stand-in on
+/// loopback.
 package struct ProviderSettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// Which protocol the provider speaks.
     package enum Kind: String, Sendable {
@@ -13,7 +14,7 @@ package struct ProviderSettings: Sendable, Equatable, CustomStringConvertible, C
         case google
         /// Facebook: access tokens checked with the Graph API.
         case facebook
-        /// GitHub: access tokens checked with `GET /user`.
+        /// GitHub: access tokens checked with GitHub's token check for this app, then `GET /user`.
         case github
         /// Any OpenID Connect provider, found by discovery from its issuer.
         case oidc
@@ -34,12 +35,12 @@ package struct ProviderSettings: Sendable, Equatable, CustomStringConvertible, C
     package var authorizationEndpoint: String?
     /// The browser flow's token endpoint (same defaults).
     package var tokenEndpoint: String?
-    /// The issuer: required for OIDC, a test override for Apple and Google.
+    /// The issuer: required for OIDC, an override for Apple and Google.
     package var issuer: String?
-    /// The JWKS address: a test override for Apple and Google, optional for OIDC (else
-    /// discovery's `jwks_uri`).
+    /// The JWKS address: an override for Apple and Google, optional for OIDC (else discovery's
+    /// `jwks_uri`).
     package var jwksURL: String?
-    /// Facebook's Graph or GitHub's API base address: a test override.
+    /// Facebook's Graph or GitHub's API base address (GitHub Enterprise Server's `/api/v3`).
     package var apiURL: String?
     /// Sign in with Apple: the key the server signs its client secret with (instead of a
     /// pre-signed `clientSecret`).

@@ -20,7 +20,7 @@ extension ServerConfiguration {
             "sign-in providers besides anonymous users: `apple` (`clientId`: bundle and service ids; for the browser flow "
                 + "`teamId`, `keyId` and `privateKey` or `privateKeyPath`, the `.p8` key the client secret is signed with, hidden "
                 + "by `config print`), `google` (`clientId`), "
-                + "`facebook` (`appIds`, `appSecret`, hidden by `config print`), `github` (`{}`), and any other name for an OpenID "
+                + "`facebook` (`appIds`, `appSecret`, hidden by `config print`), `github` (`clientId` and `clientSecret`: without them GitHub tokens are refused), and any other name for an OpenID "
                 + "Connect provider (`issuer`, `clientId`); an unconfigured provider is 252; see [providers.md](providers.md)",
             defaultNote: "none", apply: { configuration, value in try configuration.applyAuth(value) }, show: { $0.authJSON }),
         ConfigKey(

@@ -48,7 +48,7 @@ enum SecurityNotice: Sendable {
     case providerUnlinked(String)
 }
 
-/// Security notices (issue 21): mail to the user when the password or email changes, a new
+/// Security notices: mail to the user when the password or email changes, a new
 /// device signs in, or a sign-in method is linked or unlinked.
 ///
 /// `notify` is the one hook, called by the use cases right after they record the matching audit
