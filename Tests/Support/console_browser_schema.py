@@ -35,8 +35,17 @@ def main():
         # Wait for the next page: the old one's notice may read the same.
         old = driver.find_element(By.TAG_NAME, "main")
         driver.find_element(By.CSS_SELECTOR, selector).click()
-        wait.until(ec.staleness_of(old))
+        wait.until(lambda d: is_stale(old))
         return notice()
+
+    def is_stale(element):
+        # Chromium may answer a node of the page just replaced with "does not belong to the
+        # document" (a plain WebDriverException) rather than a stale-element error: gone either way.
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
 
     def notice():
         def read(d):
