@@ -119,21 +119,31 @@ package struct Objects: Sendable {
         return outcome
     }
 
-    /// Runs writes in one transaction, translating storage errors and clearing the role cache
-    /// when a `_Role` changes.
+    /// Runs writes in one transaction (`storeWrite`), then the after-triggers.
     func writeGroup(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        let touchesRoles = operations.contains { $0.className == .role }
         let noTriggers = await triggers.isEmpty
         let originals = noTriggers ? [:] : try await originalsForAfterTriggers(operations)
+        let outcomes = try await storeWrite(operations)
+        if !noTriggers { await afterTriggers(operations, originals: originals) }
+        return outcomes
+    }
+
+    /// Runs writes in one transaction, clearing the role cache on every node when a `_Role`
+    /// changes, and translating storage errors: first by `translate` (a use case's own answer,
+    /// such as an account's 202), then as the API does (a duplicate is 137). Runs no trigger:
+    /// the API's writes run them around this, the server's own writes (`AsServer`) where Parse does.
+    func storeWrite(
+        _ operations: [WriteOperation], translate: AsServer.Translation? = nil
+    ) async throws -> [WriteOutcome] {
         do {
             let outcomes = try await store.write(operations)
-            if touchesRoles {
+            if operations.contains(where: { $0.className == .role }) {
                 await roles.invalidate()
                 await store.cacheBus.publish(.roles)
             }
-            if !noTriggers { await afterTriggers(operations, originals: originals) }
             return outcomes
         } catch let error as StorageError {
+            if let translate, let own = try await translate(error, operations) { throw own }
             if error.duplicateField != nil { throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided") }
             throw error
         }

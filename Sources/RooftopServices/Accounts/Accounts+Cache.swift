@@ -4,7 +4,7 @@ extension Accounts {
     /// Applies a change to this node's session cache, then tells the other nodes.
     func forget(_ event: CacheEvent) async {
         await apply(event)
-        await objects.store.cacheBus.publish(event)
+        await server.store.cacheBus.publish(event)
     }
 
     /// Applies a change (this node's or another's) to the session cache.

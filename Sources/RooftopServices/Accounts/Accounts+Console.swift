@@ -31,12 +31,8 @@ extension Accounts {
 
     /// The user's sessions, newest first.
     package func consoleSessions(ofUser userId: String) async throws -> [StoredObject] {
-        var options = FindOptions()
-        options.limit = 1000
-        options.order = [SortKey(path: FieldPath(field: .createdAt), descending: true)]
-        let request = FindRequest(
-            className: .session, query: try Self.sessions(of: userId), options: options, scope: AccessScope(classes: [.session: .master]))
-        return try await objects.store.find(request)
+        try await server.find(
+            .session, try Self.sessions(of: userId), limit: 1000, order: [SortKey(path: FieldPath(field: .createdAt), descending: true)])
     }
 
     /// Until when (ms since 1970) the user's logins are locked out; nil when they are not.
@@ -61,18 +57,14 @@ extension Accounts {
     package func revokeSession(_ sessionId: String, ofUser userId: String) async throws {
         let session = try await ownSession(sessionId, principal: .master)
         guard session["user"]?["objectId"]?.stringValue == userId else { throw ParseError.objectNotFound }
-        _ = try await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
+        try await server.write([AsServer.delete(.session, sessionId)])
         await forget(.sessions(ids: [sessionId]))
         await audit.record(.sessionRevoked, userId: userId, detail: sessionId)
     }
 
     /// Ends every session of the user at once, on every node; how many ended.
     package func revokeAllSessions(ofUser userId: String) async throws -> Int {
-        var revoked = 0
-        for id in try await sessionIds(of: userId)
-        where (try? await objects.store.write([.delete(className: .session, objectId: id, access: .master)])) != nil {
-            revoked += 1
-        }
+        let revoked = await server.deleteEach(.session, try await sessionIds(of: userId)).count
         await forget(.userSessions(userId: userId))
         await audit.record(.sessionRevoked, userId: userId, detail: "all sessions (\(revoked))")
         return revoked

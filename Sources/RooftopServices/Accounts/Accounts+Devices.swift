@@ -48,15 +48,11 @@ extension Accounts {
     func touch(_ sessionId: String) {
         let now = objects.clock()
         guard sessionUse.claim(sessionId, now: now.millisecondsSince1970, every: Self.lastUseInterval) else { return }
-        let store = objects.store
+        let server = server
         background.start("session last use") {
             var write = ObjectWrite()
             write.operations = [(FieldPath(field: try FieldName("lastUsedAt")), .set(["__type": "Date", "iso": .string(now.iso)]))]
-            _ = try await store.write([
-                .update(
-                    className: .session, objectId: sessionId, at: now, write: write, access: .master,
-                    grant: SchemaGrant(createClass: false, addFields: true))
-            ])
+            try await server.write([AsServer.update(.session, sessionId, at: now, write)])
         }
     }
 
@@ -66,7 +62,7 @@ extension Accounts {
         let (userId, current) = try await validate(token)
         let others = try await sessionIds(of: userId).filter { $0 != current }
         var revoked: [String] = []
-        for id in others where (try? await objects.store.write([.delete(className: .session, objectId: id, access: .master)])) != nil {
+        for id in others where (try? await server.write([AsServer.delete(.session, id)])) != nil {
             revoked.append(id)
         }
         guard !revoked.isEmpty else { return 0 }

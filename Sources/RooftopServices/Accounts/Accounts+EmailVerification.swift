@@ -75,10 +75,8 @@ extension Accounts {
         var write = ObjectWrite()
         let (operations, token) = try verificationOperations(now: objects.clock())
         write.operations = operations
-        _ = try await objects.store.write([
-            .update(
-                className: .user, objectId: user.objectId, at: objects.clock(), write: write, access: .master,
-                grant: SchemaGrant(createClass: false, addFields: true))
+        try await server.write([
+            AsServer.update(.user, user.objectId, at: objects.clock(), write)
         ])
         await sendVerification(to: user, token: token, acceptLanguage: acceptLanguage)
     }
@@ -109,12 +107,9 @@ extension Accounts {
             (FieldPath(field: .internal(.emailVerifyTokenExpiresAt)), .delete),
         ]
         do {
-            _ = try await objects.store.write([
-                .update(
-                    className: .user, objectId: user.objectId, at: objects.clock(), write: write,
-                    access: Access.master.requiring(.internal(.emailVerifyToken), equals: tokens.digest(token)),
-                    grant: SchemaGrant(createClass: false, addFields: false))
-            ])
+            // Consumed by one conditional update: a replayed or racing link finds it gone (101).
+            let unverified = Access.master.requiring(.internal(.emailVerifyToken), equals: tokens.digest(token))
+            try await server.write([AsServer.update(.user, user.objectId, at: objects.clock(), write, access: unverified, addFields: false)])
         } catch let error as ParseError where error.code == .objectNotFound {
             return .invalid
         }

@@ -23,10 +23,8 @@ extension Accounts {
         }
         var write = ObjectWrite()
         write.operations = [(FieldPath(field: .internal(.failedLoginCount)), .increment(1))]
-        let outcome = try await objects.store.write([
-            .update(
-                className: .user, objectId: user.objectId, at: objects.clock(), write: write, access: .master,
-                grant: SchemaGrant(createClass: false, addFields: true))
+        let outcome = try await server.write([
+            AsServer.update(.user, user.objectId, at: objects.clock(), write)
         ])
         guard case .updated(_, let echo)? = outcome.first, let ticket = echo[InternalField.failedLoginCount.rawValue]?.numberValue else { return }
         if Int(ticket) > lockout.threshold {
@@ -55,10 +53,8 @@ extension Accounts {
         await audit.record(.lockout, userId: userId)
         var write = ObjectWrite()
         write.operations = [(FieldPath(field: .internal(.lockoutExpiresAt)), .set(.number(now + Double(lockout.duration) * 1000)))]
-        _ = try await objects.store.write([
-            .update(
-                className: .user, objectId: userId, at: objects.clock(), write: write, access: .master,
-                grant: SchemaGrant(createClass: false, addFields: true))
+        try await server.write([
+            AsServer.update(.user, userId, at: objects.clock(), write)
         ])
     }
 
@@ -66,10 +62,8 @@ extension Accounts {
     func resetLoginCount(_ userId: String) async throws {
         var write = ObjectWrite()
         write.operations = Self.unlockOperations
-        _ = try await objects.store.write([
-            .update(
-                className: .user, objectId: userId, at: objects.clock(), write: write, access: .master,
-                grant: SchemaGrant(createClass: false, addFields: true))
+        try await server.write([
+            AsServer.update(.user, userId, at: objects.clock(), write)
         ])
     }
 

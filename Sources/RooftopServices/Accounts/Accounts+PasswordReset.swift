@@ -61,10 +61,8 @@ extension Accounts {
             (FieldPath(field: .internal(.resetToken)), .set(.string(tokens.digest(token)))),
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .set(.number(Double(expires)))),
         ]
-        _ = try await objects.store.write([
-            .update(
-                className: .user, objectId: user.objectId, at: objects.clock(), write: write, access: .master,
-                grant: SchemaGrant(createClass: false, addFields: true))
+        try await server.write([
+            AsServer.update(.user, user.objectId, at: objects.clock(), write)
         ])
         await mail.send(
             .passwordReset, to: user, address: address, link: mail.link("request_password_reset", token: token),
@@ -112,19 +110,15 @@ extension Accounts {
         ]
         write.operations += try passwordOperations(hash: try await hashPassword(newPassword), replacing: user, now: objects.clock())
         if config.lockout?.unlockOnPasswordReset == true { write.operations += Self.unlockOperations }
-        var group: [WriteOperation] = [
-            .update(
-                className: .user, objectId: user.objectId, at: objects.clock(), write: write,
-                access: Access.master.requiring(.internal(.resetToken), equals: tokens.digest(token)),
-                // The first change after sign-up adds `_password_history` (with
-                // `maxPasswordHistory`) and a lockout's fields: the server's own fields.
-                grant: SchemaGrant(createClass: false, addFields: true))
-        ]
+        // Consumed by one conditional update. The first change after sign-up adds
+        // `_password_history` (with `maxPasswordHistory`) and a lockout's fields: the server's own.
+        let unspent = Access.master.requiring(.internal(.resetToken), equals: tokens.digest(token))
+        var group = [AsServer.update(.user, user.objectId, at: objects.clock(), write, access: unspent)]
         if config.revokeSessionOnPasswordReset {
-            group += try await sessionIds(of: user.objectId).map { .delete(className: .session, objectId: $0, access: .master) }
+            group += try await sessionIds(of: user.objectId).map { AsServer.delete(.session, $0) }
         }
         do {
-            _ = try await objects.store.write(group)
+            try await server.write(group)
         } catch let error as ParseError where error.code == .objectNotFound {
             return .invalid
         }

@@ -51,10 +51,8 @@ extension Accounts {
         }
         var write = try ObjectWrite(body: body, isCreate: false)
         write.objectId = nil
-        let outcome = try await objects.store.write([
-            .update(
-                className: .session, objectId: sessionId, at: objects.clock(), write: write, access: .master,
-                grant: SchemaGrant(createClass: false, addFields: true))
+        let outcome = try await server.write([
+            AsServer.update(.session, sessionId, at: objects.clock(), write)
         ])
         guard let first = outcome.first else { throw ParseError.internalError }
         return try Objects.response(to: first)
@@ -68,7 +66,7 @@ extension Accounts {
     /// `DELETE /sessions/:id`: ends one of the caller's sessions at once (the cache forgets it).
     package func deleteSession(_ sessionId: String, principal: Principal) async throws {
         _ = try await ownSession(sessionId, principal: principal)
-        _ = try await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
+        try await server.write([AsServer.delete(.session, sessionId)])
         await forget(.sessions(ids: [sessionId]))
         await audit.record(.sessionRevoked, userId: principal.userId, detail: sessionId)
     }
@@ -92,7 +90,7 @@ extension Accounts {
         var extra = body
         extra["installationId"] = nil
         write.operations += try ObjectWrite(body: extra, isCreate: true).operations
-        _ = try await objects.store.write([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])
+        try await server.write([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])
         try await trimSessions(of: userId, keeping: id)
         return [
             "objectId": .string(id), "createdAt": .string(at.iso), "sessionToken": .string(token),
@@ -107,22 +105,13 @@ extension Accounts {
     func trimSessions(of userId: String, keeping newSession: String) async throws {
         let cap = config.maxSessionsPerUser
         guard cap > 0 else { return }
-        var options = FindOptions()
-        options.limit = cap + 100
-        options.order = [SortKey(path: FieldPath(field: .createdAt), descending: true)]
-        let request = FindRequest(
-            className: .session, query: try Self.sessions(of: userId), options: options, scope: AccessScope(classes: [.session: .master]))
-        let newestFirst = try await objects.store.find(request)
+        let newestFirst = try await server.find(
+            .session, try Self.sessions(of: userId), limit: cap + 100, order: [SortKey(path: FieldPath(field: .createdAt), descending: true)])
         guard newestFirst.count > cap else { return }
         // The new session stays whatever the clock says (two sessions may share a millisecond).
         let older = newestFirst.filter { $0.objectId != newSession }
-        var revoked: [String] = []
-        for session in older.dropFirst(cap - 1) {
-            // One by one: a session that a logout or another login removed meanwhile is no failure.
-            if (try? await objects.store.write([.delete(className: .session, objectId: session.objectId, access: .master)])) != nil {
-                revoked.append(session.objectId)
-            }
-        }
+        // One by one: a session that a logout or another login removed meanwhile is no failure.
+        let revoked = await server.deleteEach(.session, older.dropFirst(cap - 1).map(\.objectId))
         guard !revoked.isEmpty else { return }
         await forget(.sessions(ids: revoked))
         for id in revoked { await audit.record(.sessionRevoked, userId: userId, detail: "session cap: \(id)") }
@@ -152,9 +141,9 @@ extension Accounts {
             if ids.isEmpty { return total }
             // A session deleted meanwhile (logout) makes its delete fail; do those one by one.
             do {
-                _ = try await objects.store.write(ids.map { .delete(className: .session, objectId: $0, access: .master) })
+                try await server.write(ids.map { AsServer.delete(.session, $0) })
             } catch {
-                for id in ids { _ = try? await objects.store.write([.delete(className: .session, objectId: id, access: .master)]) }
+                _ = await server.deleteEach(.session, ids)
             }
             await forget(.sessions(ids: ids))
             total += ids.count

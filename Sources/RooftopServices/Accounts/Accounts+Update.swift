@@ -14,7 +14,7 @@ extension Accounts {
         let original = await userBeforeWrite(userId, for: .afterSave)
         var fields = try await beforeUserSave(body, userId: userId, principal: principal)
         // A required field can't be cleared through the account route either.
-        try await objects.store.schema(.user)?.checkFieldOptions(update: fields)
+        try await server.schema(.user)?.checkFieldOptions(update: fields)
         let username = try Self.takeString(&fields, "username")
         let email = try Self.takeString(&fields, "email")
         let password = try Self.takeString(&fields, "password")
@@ -64,17 +64,17 @@ extension Accounts {
         if let password {
             if let problem = try await passwordProblem(password, for: current, username: username, email: email) { throw problem.error }
             write.operations += try passwordOperations(hash: try await hashPassword(password), replacing: current, now: now)
-            operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
+            operations += try await sessionIds(of: userId).map { AsServer.delete(.session, $0) }
             let token = tokens.newToken()
             operations.append(try sessionInsert(userId: userId, token: token, action: "login", installationId: installationId, at: now))
             newToken = token
         }
-        let schema = try await objects.store.schema(.user)
+        let schema = try await server.schema(.user)
         let decision = try AccessPolicy.check(.update, on: .user, clp: schema?.clp ?? .open, principal: principal)
         let update = WriteOperation.update(
             className: .user, objectId: userId, at: now, write: write, access: objects.writeAccess(decision, principal),
             grant: SchemaGrant(createClass: false, addFields: true))
-        let outcomes = try await writeAccountGroup([update] + operations)
+        let outcomes = try await server.write([update] + operations)
         if password != nil {
             await forget(.userSessions(userId: userId))
             await audit.record(.passwordChanged, userId: userId, detail: principal.isMaster ? "master key" : nil)
@@ -102,13 +102,13 @@ extension Accounts {
     /// `DELETE /users/:id`: the user itself or the master key; its sessions go with it.
     package func deleteUser(_ userId: String, principal: Principal) async throws {
         try checkSelf(userId, principal)
-        let schema = try await objects.store.schema(.user)
+        let schema = try await server.schema(.user)
         let decision = try AccessPolicy.check(.delete, on: .user, clp: schema?.clp ?? .open, principal: principal)
         try await objects.beforeDelete(.user, objectId: userId, principal: principal)
         let original = await userBeforeWrite(userId, for: .afterDelete)
         var operations: [WriteOperation] = [.delete(className: .user, objectId: userId, access: objects.writeAccess(decision, principal))]
-        operations += try await sessionIds(of: userId).map { .delete(className: .session, objectId: $0, access: .master) }
-        _ = try await writeAccountGroup(operations)
+        operations += try await sessionIds(of: userId).map { AsServer.delete(.session, $0) }
+        _ = try await server.write(operations)
         await forget(.userSessions(userId: userId))
         if let original { _ = try? await objects.runTrigger(.afterDelete, .user, objectId: userId, object: original, principal: principal) }
     }
@@ -133,35 +133,18 @@ extension Accounts {
         .field(FieldPath(field: try FieldName("user")), .equals(ObjectRef(className: .user, objectId: userId).pointerJSON))
     }
 
-    /// Writes a group, mapping unique-key violations to 202/203 and a missing user to 101.
-    func writeAccountGroup(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        do {
-            return try await objects.store.write(operations)
-        } catch let error as StorageError {
-            // The database reports whichever unique index it checked first; Parse checks the
-            // username before the email, so a clash on both is 202 whatever the database.
-            if error.duplicateField == InternalField.emailKey.rawValue, try await usernameClashes(operations) {
-                throw ParseError(.usernameTaken, "Account already exists for this username.")
-            }
-            throw Self.accountError(error)
-        }
-    }
-
     /// Whether a user write in `operations` sets a username another user already has.
-    func usernameClashes(_ operations: [WriteOperation]) async throws -> Bool {
+    static func usernameClashes(_ operations: [WriteOperation], lookup: AsServer) async throws -> Bool {
         for operation in operations where operation.className == .user {
             switch operation {
             case .insert(_, _, _, let write, _), .update(_, _, _, let write, _, _):
-                if let key = Self.usernameKey(write), try await hasOtherUser(withUsernameKey: key, than: operation.objectId) { return true }
+                guard let key = Self.usernameKey(write) else { continue }
+                let query = QueryNode.field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key)))
+                if try await lookup.find(.user, query, limit: 2).contains(where: { $0.objectId != operation.objectId }) { return true }
             case .delete: continue
             }
         }
         return false
-    }
-
-    private func hasOtherUser(withUsernameKey key: String, than objectId: String) async throws -> Bool {
-        let query = QueryNode.field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key)))
-        return try await find(.user, query, limit: 2).contains { $0.objectId != objectId }
     }
 
     private static func usernameKey(_ write: ObjectWrite) -> String? {

@@ -78,6 +78,8 @@ package struct AccountsConfiguration: Sendable {
 /// the session token digest are internal document fields that no read path returns.
 package struct Accounts: Sendable {
     let objects: Objects
+    /// The server's own reads and writes, with the account errors (202, 203, 208) answered first.
+    let server: AsServer
     let hasher: any PasswordHasher
     let tokens: any SessionTokenSource
     package let config: AccountsConfiguration
@@ -116,6 +118,8 @@ package struct Accounts: Sendable {
         self.background = BackgroundWork(limit: 64, logger: Logger(label: "rooftop.accounts"))
         self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: Logger(label: "rooftop.audit"), enabled: config.auditLog)
         self.objects = objects
+        let lookup = AsServer(objects: objects)
+        self.server = AsServer(objects: objects) { error, operations in try await Self.accountError(error, operations, lookup: lookup) }
         self.hasher = hasher
         self.tokens = tokens
         self.config = config
@@ -162,7 +166,7 @@ package struct Accounts: Sendable {
         fields = try await beforeUserSave(fields, userId: nil, principal: principal)
         // `/schemas` field options hold for sign-ups as for any create: defaults fill what is
         // left out, and a required field left empty is 142 before anything is written.
-        if let schema = try await objects.store.schema(.user) { fields = try schema.applyingFieldOptions(toCreate: fields) }
+        if let schema = try await server.schema(.user) { fields = try schema.applyingFieldOptions(toCreate: fields) }
         guard case .string(let username)? = fields.removeValue(forKey: "username"), !username.isEmpty else {
             throw ParseError(.usernameMissing, "bad or missing username")
         }
@@ -189,7 +193,7 @@ package struct Accounts: Sendable {
         if fields["sessionToken"] != nil { throw ParseError(.invalidKeyName, "sessionToken is an invalid field name.") }
         var write = try ObjectWrite(body: fields, isCreate: true)
         if write.objectId != nil { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
-        let userId = ObjectId.generate(length: objects.config.objectIdSize)
+        let userId = server.newObjectId()
         write.operations += try Self.nameOperations(username: username, email: email)
         if let password {
             write.operations += try passwordOperations(hash: try await hashPassword(password), replacing: nil, now: objects.clock())
@@ -226,7 +230,7 @@ package struct Accounts: Sendable {
         }
         let outcomes: [WriteOutcome]
         do {
-            outcomes = try await writeAccountGroup(group)
+            outcomes = try await server.write(group)
         } catch let error as ParseError where error.code == Self.identityTaken && !identities.isEmpty {
             // Two first logins with one identity raced: the other one created the user.
             guard let existing = try await findUser(byIdentities: identities) else { throw error }
@@ -275,13 +279,19 @@ package struct Accounts: Sendable {
     /// Parse's ACCOUNT_ALREADY_LINKED.
     static let identityTaken = ParseError.Code(208)
 
-    /// Maps unique-key violations to Parse's account errors.
-    static func accountError(_ error: StorageError) -> any Error {
+    /// Maps unique-key violations to Parse's account errors (nil: not an account's). The
+    /// database reports whichever unique index it checked first; Parse checks the username
+    /// before the email, so a clash on both is 202 whatever the database.
+    static func accountError(_ error: StorageError, _ operations: [WriteOperation], lookup: AsServer) async throws -> ParseError? {
         switch error.duplicateField {
-        case InternalField.usernameKey.rawValue?: ParseError(.usernameTaken, "Account already exists for this username.")
-        case InternalField.emailKey.rawValue?: ParseError(.emailTaken, "Account already exists for this email address.")
-        case let field?? where field.hasPrefix(FieldName.authIdPrefix): ParseError(identityTaken, "this auth is already used")
-        default: error
+        case InternalField.usernameKey.rawValue?: return ParseError(.usernameTaken, "Account already exists for this username.")
+        case InternalField.emailKey.rawValue?:
+            if try await usernameClashes(operations, lookup: lookup) {
+                return ParseError(.usernameTaken, "Account already exists for this username.")
+            }
+            return ParseError(.emailTaken, "Account already exists for this email address.")
+        case let field?? where field.hasPrefix(FieldName.authIdPrefix): return ParseError(identityTaken, "this auth is already used")
+        default: return nil
         }
     }
 
@@ -303,10 +313,10 @@ package struct Accounts: Sendable {
         var replaced: [WriteOperation] = []
         if let installationId {
             replaced = try await sessionIds(of: user.objectId, installationId: installationId).map {
-                .delete(className: .session, objectId: $0, access: .master)
+                AsServer.delete(.session, $0)
             }
         }
-        _ = try await objects.store.write(replaced + [session])
+        try await server.write(replaced + [session])
         if !replaced.isEmpty { await forget(.sessions(ids: replaced.map(\.objectId))) }
         try await trimSessions(of: user.objectId, keeping: session.objectId)
         // A support session (`/loginAs`) or an upgraded one is no new device of the user's.
@@ -423,7 +433,7 @@ package struct Accounts: Sendable {
         let (userId, sessionId) = try await validate(token)
         // Delete first, then drop the cache entry: a validation that read the session before the
         // delete cannot cache it afterwards (the removal bumps the cache's generation).
-        _ = try? await objects.store.write([.delete(className: .session, objectId: sessionId, access: .master)])
+        _ = try? await server.write([AsServer.delete(.session, sessionId)])
         await forget(.sessionToken(digest: tokens.digest(token)))
         await audit.record(.logout, userId: userId)
         await afterLogoutTrigger(sessionId: sessionId, userId: userId)
@@ -434,17 +444,14 @@ package struct Accounts: Sendable {
     /// Objects of `className` matching `query`, read with the server's own (master) access: the
     /// account use cases see internal fields that no client read can.
     func find(_ className: ClassName, _ query: QueryNode, limit: Int = 100) async throws -> [StoredObject] {
-        var options = FindOptions()
-        options.limit = limit
-        let request = FindRequest(className: className, query: query, options: options, scope: AccessScope(classes: [className: .master]))
-        return try await objects.store.find(request)
+        try await server.find(className, query, limit: limit)
     }
 
     /// (userId, sessionId) of a live session.
     func validate(_ token: String) async throws -> (String, String) {
         let digest = tokens.digest(token)
         // Without the other nodes' invalidations, the cache can't be trusted: read every time.
-        let live = objects.store.cacheBus.isLive
+        let live = server.store.cacheBus.isLive
         let (hit, generation) = await cache.lookup(digest)
         if live, let hit {
             touch(hit.sessionId)
@@ -465,10 +472,8 @@ package struct Accounts: Sendable {
             let renewed = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + length)
             var write = ObjectWrite()
             write.operations = [(FieldPath(field: try FieldName("expiresAt")), .set(["__type": "Date", "iso": .string(renewed.iso)]))]
-            _ = try? await objects.store.write([
-                .update(
-                    className: .session, objectId: session.objectId, at: now, write: write, access: .master,
-                    grant: SchemaGrant(createClass: false, addFields: false))
+            _ = try? await server.write([
+                AsServer.update(.session, session.objectId, at: now, write, addFields: false)
             ])
             remaining = length
         }
@@ -492,7 +497,7 @@ package struct Accounts: Sendable {
         if let installationId { write.operations.append((FieldPath(field: try FieldName("installationId")), .set(.string(installationId)))) }
         for (key, value) in device.sorted(by: { $0.key < $1.key }) { write.operations.append((FieldPath(field: try FieldName(key)), .set(value))) }
         write.acl = ACL(readers: [userId], writers: [userId])
-        let id = ObjectId.generate(length: objects.config.objectIdSize)
+        let id = server.newObjectId()
         sessionUse.opened(id, now: now.millisecondsSince1970)
         return .insert(className: .session, objectId: id, at: now, write: write, grant: SchemaGrant(createClass: true, addFields: true))
     }

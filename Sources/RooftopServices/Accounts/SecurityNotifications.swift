@@ -122,7 +122,7 @@ extension Accounts {
             installationId.map { "installation:" + $0.lowercased() }
             ?? "network:\(client.ip.map(Self.coarseAddress) ?? "")|agent:\(String((client.userAgent ?? "").prefix(512)))"
         let now = objects.clock().millisecondsSince1970
-        let store = objects.store
+        let store = server.store
         let deviceKey = "device:" + tokens.digest(userId + "\n" + device)
         let known = try await store.takeOneTime(key: deviceKey, now: now) != nil
         try await store.putOneTime(key: deviceKey, value: "1", expiresAt: now + Self.knownDeviceLifetime)
