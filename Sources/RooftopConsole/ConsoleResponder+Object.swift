@@ -148,7 +148,7 @@ extension ConsoleResponder {
                 }
                 if className == .user {
                     // The account use case: it ends the user's sessions too, and records user.deleted.
-                    try await accounts.consoleDeleteUser(id)
+                    try await users.consoleDeleteUser(id)
                 } else {
                     try await data.objects.delete(className, objectId: id, principal: .master)
                     await accounts.audit.record(.adminObjectDeleted, userId: nil, detail: "\(className) \(id)")

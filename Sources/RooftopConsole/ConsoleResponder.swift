@@ -42,6 +42,8 @@ package struct ConsoleResponder: Sendable {
     let admins: ConsoleAdmins
     let sessions: ConsoleSessions
     let accounts: Accounts
+    /// The account use case the user pages act through.
+    let users: AccountAdministration
     let data: ConsoleData
     let limiter: RateLimiter
     let trustedProxies: [String]
@@ -58,6 +60,7 @@ package struct ConsoleResponder: Sendable {
         self.admins = admins
         self.sessions = sessions
         self.accounts = accounts
+        self.users = AccountAdministration(accounts: accounts)
         self.data = data
         self.limiter = limiter
         self.trustedProxies = trustedProxies

@@ -14,7 +14,7 @@ extension HostedPages {
         let provider = page.pathParameters["provider"] ?? ""
         let query = page.query
         do {
-            let url = try await accounts.startBrowserSignIn(
+            let url = try await signIn.startBrowserSignIn(
                 provider: provider, callback: "\(serverURL)/auth/\(provider)/callback", redirectURI: query["redirect_uri"],
                 codeChallenge: query["code_challenge"], appState: query["state"], linkCode: query["link_code"],
                 sessionInURL: query["link"] != nil)
@@ -26,7 +26,7 @@ extension HostedPages {
 
     /// `GET /auth/:provider/callback?state=…&code=…` (or `error=…`), from the provider.
     func finishSignIn(_ page: PageRequest) async throws -> Response {
-        switch try await accounts.finishBrowserSignIn(provider: page.pathParameters["provider"] ?? "", query: page.query) {
+        switch try await signIn.finishBrowserSignIn(provider: page.pathParameters["provider"] ?? "", query: page.query) {
         case .redirect(let url): return Self.redirect(url)
         case .failed(let error): return signInFailed(page, error)
         }
@@ -37,7 +37,7 @@ extension HostedPages {
     /// name and email. A cross-site POST by design: the single-use `state` (and the app's PKCE
     /// at `/auth/token`) is what protects it, not the request's origin; see security.md.
     func finishSignInPost(_ page: PageRequest) async throws -> Response {
-        switch try await accounts.finishBrowserSignIn(provider: page.pathParameters["provider"] ?? "", query: page.form, formPost: true) {
+        switch try await signIn.finishBrowserSignIn(provider: page.pathParameters["provider"] ?? "", query: page.form, formPost: true) {
         case .redirect(let url): return Self.redirect(url)
         case .failed(let error): return signInFailed(page, error)
         }
@@ -58,10 +58,12 @@ extension ParseRoutes {
     func issueLinkCode(_ request: ParseRequest) async throws -> ParseResponse {
         guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
         let provider = request.pathParameters["provider"] ?? ""
-        return ParseResponse(body: .object(try await accounts.issueLinkCode(provider: provider, sessionToken: token, body: request.body)))
+        return ParseResponse(
+            body: .object(try await BrowserSignIn(accounts: accounts).issueLinkCode(provider: provider, sessionToken: token, body: request.body)))
     }
 
     func redeemSignInCode(_ request: ParseRequest) async throws -> ParseResponse {
-        ParseResponse(body: .object(try await accounts.redeemBrowserCode(body: request.body, installationId: request.installationId)))
+        ParseResponse(
+            body: .object(try await BrowserSignIn(accounts: accounts).redeemBrowserCode(body: request.body, installationId: request.installationId)))
     }
 }

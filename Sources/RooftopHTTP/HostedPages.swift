@@ -28,6 +28,9 @@ struct HostedPages: Sendable {
     /// request): the browser sign-in's callback is under it.
     var serverURL: String = ""
 
+    /// The browser sign-in use case the `/auth` pages act through.
+    var signIn: BrowserSignIn { BrowserSignIn(accounts: accounts) }
+
     func stylesheet() -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/css; charset=utf-8"

@@ -79,7 +79,7 @@ import Testing
             // The database answers each range from the key's unique index, never a table scan.
             for key in [InternalField.usernameKey, .emailKey] {
                 let request = FindRequest(
-                    className: .user, query: Accounts.keyPrefixQuery(key, "bulk"), options: FindOptions(),
+                    className: .user, query: AccountAdministration.keyPrefixQuery(key, "bulk"), options: FindOptions(),
                     scope: AccessScope(classes: [.user: .master]))
                 let plan = try await stores.store.queryPlan(request)
                 // SQLite: `SEARCH _User USING INDEX …_unique__username_key (<expr>>? AND <expr><?)`;

@@ -1,11 +1,17 @@
 import Foundation
-import RooftopCore
+package import RooftopCore
 package import RooftopStorage
 
 /// What the admin console asks of the account use cases, with master rights: look a user up,
-/// see why they cannot sign in, and fix it. Each change is audited (the console's admin comes
-/// with `ClientInfo.current.admin`).
-extension Accounts {
+/// see why they cannot sign in, fix it, edit the user, see data as they would. Each change is
+/// audited (the console's admin comes with `ClientInfo.current.admin`).
+package struct AccountAdministration: Sendable {
+    /// The account use cases it acts through (sessions, lockout, mail, user changes).
+    let accounts: Accounts
+
+    /// The console's use case over `accounts`.
+    package init(accounts: Accounts) { self.accounts = accounts }
+
     /// Users whose objectId, username or email is `text`, then those whose username or email
     /// starts with it (names compared as logins compare them); at most `limit`, exact matches
     /// first. Every lookup is a range on a unique key's index (`Accounts+ConsoleSearch.swift`).
@@ -18,7 +24,7 @@ extension Accounts {
             .field(FieldPath(field: .internal(.emailKey)), .equals(.string(key))),
         ]
         if ObjectId.isPlausible(trimmed) { conditions.append(.field(FieldPath(field: .objectId), .equals(.string(trimmed)))) }
-        let exact = try await find(.user, .or(conditions), limit: limit)
+        let exact = try await accounts.find(.user, .or(conditions), limit: limit)
         guard exact.count < limit else { return exact }
         return try await exact + usersStarting(with: key, limit: limit, except: Set(exact.map(\.objectId))).prefix(limit - exact.count)
     }
@@ -26,19 +32,19 @@ extension Accounts {
     /// One user with its internal fields (lockout, password dates), or nil.
     package func consoleUser(_ userId: String) async throws -> StoredObject? {
         guard ObjectId.isPlausible(userId) else { return nil }
-        return try await user(userId)
+        return try await accounts.user(userId)
     }
 
     /// The user's sessions, newest first.
     package func consoleSessions(ofUser userId: String) async throws -> [StoredObject] {
-        try await server.find(
-            .session, try Self.sessions(of: userId), limit: 1000, order: [SortKey(path: FieldPath(field: .createdAt), descending: true)])
+        try await accounts.server.find(
+            .session, try Accounts.sessions(of: userId), limit: 1000, order: [SortKey(path: FieldPath(field: .createdAt), descending: true)])
     }
 
     /// Until when (ms since 1970) the user's logins are locked out; nil when they are not.
     package func lockedUntil(_ user: StoredObject) -> Int64? {
         guard let until = user.fields[InternalField.lockoutExpiresAt.rawValue]?.numberValue else { return nil }
-        return Double(objects.clock().millisecondsSince1970) < until ? Int64(until) : nil
+        return Double(accounts.objects.clock().millisecondsSince1970) < until ? Int64(until) : nil
     }
 
     /// Failed logins counted since the last success.
@@ -49,24 +55,24 @@ extension Accounts {
     /// Clears the user's failed-login count and lock.
     package func unlock(_ userId: String) async throws {
         guard try await consoleUser(userId) != nil else { throw ParseError.objectNotFound }
-        try await resetLoginCount(userId)
-        await audit.record(.accountUnlocked, userId: userId)
+        try await accounts.resetLoginCount(userId)
+        await accounts.audit.record(.accountUnlocked, userId: userId)
     }
 
     /// Ends one of the user's sessions at once, on every node (101 when it is not theirs).
     package func revokeSession(_ sessionId: String, ofUser userId: String) async throws {
-        let session = try await ownSession(sessionId, principal: .master)
+        let session = try await accounts.ownSession(sessionId, principal: .master)
         guard session["user"]?["objectId"]?.stringValue == userId else { throw ParseError.objectNotFound }
-        try await server.write([AsServer.delete(.session, sessionId)])
-        await forget(.sessions(ids: [sessionId]))
-        await audit.record(.sessionRevoked, userId: userId, detail: sessionId)
+        try await accounts.server.write([AsServer.delete(.session, sessionId)])
+        await accounts.forget(.sessions(ids: [sessionId]))
+        await accounts.audit.record(.sessionRevoked, userId: userId, detail: sessionId)
     }
 
     /// Ends every session of the user at once, on every node; how many ended.
     package func revokeAllSessions(ofUser userId: String) async throws -> Int {
-        let revoked = await server.deleteEach(.session, try await sessionIds(of: userId)).count
-        await forget(.userSessions(userId: userId))
-        await audit.record(.sessionRevoked, userId: userId, detail: "all sessions (\(revoked))")
+        let revoked = await accounts.server.deleteEach(.session, try await accounts.sessionIds(of: userId)).count
+        await accounts.forget(.userSessions(userId: userId))
+        await accounts.audit.record(.sessionRevoked, userId: userId, detail: "all sessions (\(revoked))")
         return revoked
     }
 
@@ -74,30 +80,30 @@ extension Accounts {
     package func sendVerification(toUser userId: String) async throws {
         // As `/verificationEmailRequest`: only when the server verifies emails at all (the page
         // hides the button otherwise; a hand-made post must not get around that).
-        guard mailsVerification else { throw Self.mailNotConfigured }
+        guard mailsVerification else { throw Accounts.mailNotConfigured }
         guard let user = try await consoleUser(userId), user.fields["email"]?.stringValue != nil else {
             throw ParseError(.emailMissing, "This user has no email address.")
         }
-        try await issueVerification(for: user, acceptLanguage: nil)
-        await audit.record(.verificationSent, userId: userId)
+        try await accounts.issueVerification(for: user, acceptLanguage: nil)
+        await accounts.audit.record(.verificationSent, userId: userId)
     }
 
     /// Sends the user a password-reset link now.
     package func sendPasswordReset(toUser userId: String) async throws {
-        guard mail != nil else { throw Self.mailNotConfigured }
+        guard accounts.mail != nil else { throw Accounts.mailNotConfigured }
         guard let user = try await consoleUser(userId), user.fields["email"]?.stringValue != nil else {
             throw ParseError(.emailMissing, "This user has no email address.")
         }
-        try await issuePasswordReset(for: user, acceptLanguage: nil)
-        await audit.record(.passwordResetSent, userId: userId)
+        try await accounts.issuePasswordReset(for: user, acceptLanguage: nil)
+        await accounts.audit.record(.passwordResetSent, userId: userId)
     }
 
     /// Deletes the user and their sessions (their triggers run, as for the master key).
     package func consoleDeleteUser(_ userId: String) async throws {
-        try await deleteUser(userId, principal: .master)
-        await audit.record(.userDeleted, userId: userId)
+        try await accounts.deleteUser(userId, principal: .master)
+        await accounts.audit.record(.userDeleted, userId: userId)
     }
 
     /// Whether verification and reset mail can be sent.
-    package var mailsVerification: Bool { mail != nil && config.verifyUserEmails }
+    package var mailsVerification: Bool { accounts.mail != nil && accounts.config.verifyUserEmails }
 }

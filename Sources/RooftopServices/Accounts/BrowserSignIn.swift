@@ -9,7 +9,13 @@ import RooftopStorage
 /// Pending flows and app codes live in the database (`OneTimeStore`) under the digest of their
 /// secret, and are taken with one `DELETE … RETURNING`: a replay finds nothing. Expiry is on the
 /// server's clock. No token ever travels in a URL to the app; nothing is created on a failure.
-extension Accounts {
+package struct BrowserSignIn: Sendable {
+    /// The account use cases it acts through.
+    let accounts: Accounts
+
+    /// The use case over `accounts`.
+    package init(accounts: Accounts) { self.accounts = accounts }
+
     /// How long a person has to sign in at the provider (ms).
     static let browserFlowLifetime: Int64 = 600_000
     /// How long an app code works (ms): the app redeems it at once.
@@ -33,9 +39,9 @@ extension Accounts {
         provider name: String, callback: String, redirectURI: String?, codeChallenge: String?, appState: String?, linkCode: String?,
         sessionInURL: Bool = false
     ) async throws -> String {
-        let provider = try providers.browserProvider(name)
-        guard let redirectURI, Self.isAllowedRedirect(redirectURI, allowList: config.authRedirectURIs) else {
-            throw ParseError(.invalidJSON, "redirect_uri is not on this server's authRedirectURIs.")
+        let provider = try accounts.providers.browserProvider(name)
+        guard let redirectURI, Self.isAllowedRedirect(redirectURI, allowList: accounts.config.authRedirectURIs) else {
+            throw ParseError(.invalidJSON, "redirect_uri is not on this accounts.server's authRedirectURIs.")
         }
         guard let codeChallenge, Self.isPKCEValue(codeChallenge, length: 43...43) else {
             throw ParseError(.invalidJSON, "code_challenge must be the S256 challenge of the app's code verifier (43 characters).")
@@ -49,9 +55,9 @@ extension Accounts {
         }
         var linkUser: String?
         if let linkCode { linkUser = try await takeLinkCode(linkCode, provider: name, challenge: codeChallenge) }
-        let state = tokens.newSecret()
-        let nonce = tokens.newSecret()
-        let verifier = tokens.newSecret()
+        let state = accounts.tokens.newSecret()
+        let nonce = accounts.tokens.newSecret()
+        let verifier = accounts.tokens.newSecret()
         var flow: [String: JSON] = [
             "provider": .string(name), "verifier": .string(verifier), "nonce": .string(nonce), "redirectURI": .string(redirectURI),
             "challenge": .string(codeChallenge), "callback": .string(callback),
@@ -59,10 +65,10 @@ extension Accounts {
         flow["appState"] = appState.map(JSON.string)
         flow["link"] = linkUser.map(JSON.string)
         let url = try await provider.authorizationURL(
-            AuthorizationRequest(redirectURI: callback, state: state, nonce: nonce, codeChallenge: tokens.pkceChallenge(verifier)))
-        try await objects.store.putOneTime(
-            key: "flow:" + tokens.digest(state), value: String(decoding: JSONWriter.bytes(.object(flow)), as: UTF8.self),
-            expiresAt: objects.clock().millisecondsSince1970 + Self.browserFlowLifetime)
+            AuthorizationRequest(redirectURI: callback, state: state, nonce: nonce, codeChallenge: accounts.tokens.pkceChallenge(verifier)))
+        try await accounts.objects.store.putOneTime(
+            key: "flow:" + accounts.tokens.digest(state), value: String(decoding: JSONWriter.bytes(.object(flow)), as: UTF8.self),
+            expiresAt: accounts.objects.clock().millisecondsSince1970 + Self.browserFlowLifetime)
         return url
     }
 
@@ -76,13 +82,13 @@ extension Accounts {
         let expired = ParseError(.objectNotFound, "This sign-in has expired or was already used. Start again from the app.")
         // Neither an unknown provider nor the other method touches a flow: whoever knows a
         // `state` can't spend it through a callback its provider never uses.
-        guard let browser = try? providers.browserProvider(name) else { return .failed(expired) }
+        guard let browser = try? accounts.providers.browserProvider(name) else { return .failed(expired) }
         if browser.returnsByFormPost != formPost {
             return .failed(ParseError(.invalidJSON, "This provider does not return here this way. Start again from the app."))
         }
         guard let state = query["state"], !state.isEmpty, state.utf8.count <= 512 else { return .failed(expired) }
-        let now = objects.clock().millisecondsSince1970
-        guard let text = try await objects.store.takeOneTime(key: "flow:" + tokens.digest(state), now: now),
+        let now = accounts.objects.clock().millisecondsSince1970
+        guard let text = try await accounts.objects.store.takeOneTime(key: "flow:" + accounts.tokens.digest(state), now: now),
             case .object(let flow)? = try? JSONParser.parse(Array(text.utf8)),
             let redirectURI = flow["redirectURI"]?.stringValue, let challenge = flow["challenge"]?.stringValue,
             let verifier = flow["verifier"]?.stringValue, let nonce = flow["nonce"]?.stringValue, let callback = flow["callback"]?.stringValue
@@ -99,22 +105,22 @@ extension Accounts {
                 identity = try await browser.redeem(code: code, verifier: verifier, redirectURI: callback, nonce: nonce)
                 guard identity.provider == name, !identity.subject.isEmpty else { throw ParseError.internalError }
             } catch let error as ParseError where error.code == .objectNotFound {
-                await audit.record(.loginFailed, userId: nil, reason: "provider token refused", detail: name)
+                await accounts.audit.record(.loginFailed, userId: nil, reason: "provider token refused", detail: name)
                 throw error
             }
             if formPost, identity.name == nil { identity.name = Self.formPostName(query["user"]) }
             // Found, created or linked only when the app redeems its code: a flow that fails
             // after this point leaves nothing behind. A taken identity is refused here already.
             let link = flow["link"]?.stringValue
-            if let link, let owner = try await findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != link {
-                throw ParseError(Self.identityTaken, "this auth is already used")
+            if let link, let owner = try await accounts.findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != link {
+                throw ParseError(Accounts.identityTaken, "this auth is already used")
             }
-            let appCode = tokens.newSecret()
+            let appCode = accounts.tokens.newSecret()
             var record: [String: JSON] = ["identity": Self.encode(identity), "challenge": .string(challenge)]
             record["link"] = link.map(JSON.string)
-            try await objects.store.putOneTime(
-                key: "code:" + tokens.digest(appCode), value: String(decoding: JSONWriter.bytes(.object(record)), as: UTF8.self),
-                expiresAt: objects.clock().millisecondsSince1970 + Self.appCodeLifetime)
+            try await accounts.objects.store.putOneTime(
+                key: "code:" + accounts.tokens.digest(appCode), value: String(decoding: JSONWriter.bytes(.object(record)), as: UTF8.self),
+                expiresAt: accounts.objects.clock().millisecondsSince1970 + Self.appCodeLifetime)
             return .redirect(Self.appending(redirectURI, [("code", appCode), ("state", appState)]))
         } catch let error as ParseError {
             return .redirect(
@@ -132,27 +138,27 @@ extension Accounts {
         guard case .string(let verifier)? = body["code_verifier"], Self.isPKCEValue(verifier, length: 43...128) else {
             throw ParseError(.invalidJSON, "code_verifier must be the app's PKCE verifier (43 to 128 characters).")
         }
-        let now = objects.clock().millisecondsSince1970
-        guard let text = try await objects.store.takeOneTime(key: "code:" + tokens.digest(code), now: now),
+        let now = accounts.objects.clock().millisecondsSince1970
+        guard let text = try await accounts.objects.store.takeOneTime(key: "code:" + accounts.tokens.digest(code), now: now),
             case .object(let record)? = try? JSONParser.parse(Array(text.utf8)), let identity = record["identity"].flatMap(Self.decode),
             let challenge = record["challenge"]?.stringValue
         else { throw invalid }
-        guard tokens.pkceChallenge(verifier) == challenge else { throw invalid }
+        guard accounts.tokens.pkceChallenge(verifier) == challenge else { throw invalid }
         if let link = record["link"]?.stringValue {
-            let principal = try await objects.roles.principal(forUser: link)
-            _ = try await updateUser(
+            let principal = try await accounts.objects.roles.principal(forUser: link)
+            _ = try await accounts.updateUser(
                 link, body: ["authData": .object([identity.provider: .object([:])])], principal: principal, installationId: nil,
                 verified: identity)
-            guard let user = try await user(link) else { throw invalid }
-            try await loginTrigger(.beforeLogin, user)
-            let token = try await openSession(for: user, action: "login", provider: identity.provider, installationId: installationId)
-            await audit.record(.login, userId: link, detail: identity.provider)
-            try await loginTrigger(.afterLogin, user)
-            return Self.withToken(user.json, token)
+            guard let user = try await accounts.user(link) else { throw invalid }
+            try await accounts.loginTrigger(.beforeLogin, user)
+            let token = try await accounts.openSession(for: user, action: "login", provider: identity.provider, installationId: installationId)
+            await accounts.audit.record(.login, userId: link, detail: identity.provider)
+            try await accounts.loginTrigger(.afterLogin, user)
+            return Accounts.withToken(user.json, token)
         }
-        let result = try await signUp(body: [:], installationId: installationId, verified: [identity])
-        guard let token = result.sessionToken else { throw Self.emailNotVerified }
-        return Self.withToken(result.user.json, token)
+        let result = try await accounts.signUp(body: [:], installationId: installationId, verified: [identity])
+        guard let token = result.sessionToken else { throw Accounts.emailNotVerified }
+        return Accounts.withToken(result.user.json, token)
     }
 
     /// The name in Apple's form post (`user`, on the first sign-in only):
@@ -223,5 +229,44 @@ extension Accounts {
             value.map { "\(name)=\($0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
         }.joined(separator: "&")
         return uri + (uri.contains("?") ? "&" : "?") + query
+    }
+}
+
+/// Linking a provider through the browser without the session in a URL: the signed-in app
+/// trades its session (in a header) for a single-use link code bound to its PKCE challenge,
+/// and the start URL carries only that code (`docs/providers.md`, `docs/security.md`).
+extension BrowserSignIn {
+    /// How long a link start code works (ms): the app opens the start URL at once.
+    static let linkCodeLifetime: Int64 = 60_000
+
+    /// `POST /auth/:provider/link` (with the session in the header): a single-use start code,
+    /// valid for a minute, that makes the browser flow started with `code_challenge` link the
+    /// identity to this user. The session token itself never goes into a URL; the code is bound
+    /// to the app's challenge, so whoever sees the start URL can't finish the link elsewhere.
+    package func issueLinkCode(provider name: String, sessionToken: String, body: [String: JSON]) async throws -> [String: JSON] {
+        _ = try accounts.providers.browserProvider(name)
+        guard let userId = try await accounts.principal(forToken: sessionToken).userId else { throw Accounts.invalidToken }
+        guard case .string(let challenge)? = body["code_challenge"], Self.isPKCEValue(challenge, length: 43...43) else {
+            throw ParseError(.invalidJSON, "code_challenge must be the S256 challenge of the app's code verifier (43 characters).")
+        }
+        let code = accounts.tokens.newSecret()
+        let record: JSON = ["user": .string(userId), "provider": .string(name), "challenge": .string(challenge)]
+        try await accounts.objects.store.putOneTime(
+            key: "link:" + accounts.tokens.digest(code), value: String(decoding: JSONWriter.bytes(record), as: UTF8.self),
+            expiresAt: accounts.objects.clock().millisecondsSince1970 + Self.linkCodeLifetime)
+        return ["linkCode": .string(code), "expiresIn": .number(Double(Self.linkCodeLifetime / 1000))]
+    }
+
+    /// The user a link start code names: taken once, for this provider and this challenge.
+    func takeLinkCode(_ code: String, provider name: String, challenge: String) async throws -> String {
+        let invalid = ParseError(.invalidSessionToken, "The link code is invalid, expired or already used. Start the link again from the app.")
+        guard Self.isPKCEValue(code, length: 43...43) else { throw invalid }
+        let now = accounts.objects.clock().millisecondsSince1970
+        guard let text = try await accounts.objects.store.takeOneTime(key: "link:" + accounts.tokens.digest(code), now: now),
+            case .object(let record)? = try? JSONParser.parse(Array(text.utf8)), let userId = record["user"]?.stringValue,
+            record["provider"]?.stringValue == name, record["challenge"]?.stringValue == challenge
+        else { throw invalid }
+        guard try await accounts.user(userId) != nil else { throw invalid }
+        return userId
     }
 }

@@ -2,7 +2,7 @@ package import RooftopCore
 import RooftopStorage
 
 /// The console's prefix search and user edits.
-extension Accounts {
+extension AccountAdministration {
     /// Above every character a key can hold after `prefix`: a key starting with `prefix` sorts
     /// in `[prefix, prefix + ceiling)` by code point (SQLite, PostgreSQL with `C` collation).
     static let prefixCeiling = "\u{10FFFF}"
@@ -19,7 +19,7 @@ extension Accounts {
     func usersStarting(with prefix: String, limit: Int, except: Set<String>) async throws -> [StoredObject] {
         var found: [String: StoredObject] = [:]
         for key in [InternalField.usernameKey, .emailKey] {
-            for user in try await find(.user, Self.keyPrefixQuery(key, prefix), limit: limit) where !except.contains(user.objectId) {
+            for user in try await accounts.find(.user, Self.keyPrefixQuery(key, prefix), limit: limit) where !except.contains(user.objectId) {
                 // A database collation other than code-point order could widen the range:
                 // only real prefixes are kept.
                 guard user.fields[key.rawValue]?.stringValue?.hasPrefix(prefix) == true else { continue }
@@ -36,8 +36,8 @@ extension Accounts {
     /// verification mail and security notices as the API; audited with the admin's name.
     package func consoleUpdateUser(_ userId: String, body: [String: JSON]) async throws {
         guard try await consoleUser(userId) != nil else { throw ParseError.objectNotFound }
-        _ = try await updateUser(userId, body: body, principal: .master, installationId: nil)
-        await audit.record(.adminUserUpdated, userId: userId, detail: body.keys.sorted().joined(separator: ", "))
+        _ = try await accounts.updateUser(userId, body: body, principal: .master, installationId: nil)
+        await accounts.audit.record(.adminUserUpdated, userId: userId, detail: body.keys.sorted().joined(separator: ", "))
     }
 
     /// What a find of `className` by the user `userId` answers (their roles, ACLs, CLPs and
@@ -45,16 +45,16 @@ extension Accounts {
     /// nothing written but the audit event. Internal classes and `_Session` are refused.
     package func findAsUser(_ userId: String, className: ClassName, params: [String: JSON]) async throws -> [JSON] {
         let principal = try await viewAsPrincipal(userId, className: className)
-        let results = try await objects.find(className, params: params, principal: principal).results
-        await audit.record(.adminUserViewAs, userId: userId, detail: className.rawValue)
+        let results = try await accounts.objects.find(className, params: params, principal: principal).results
+        await accounts.audit.record(.adminUserViewAs, userId: userId, detail: className.rawValue)
         return results
     }
 
     /// A get of `objectId` by the user `userId`, as `findAsUser`.
     package func getAsUser(_ userId: String, className: ClassName, objectId: String) async throws -> JSON {
         let principal = try await viewAsPrincipal(userId, className: className)
-        let object = try await objects.get(className, objectId: objectId, params: [:], principal: principal)
-        await audit.record(.adminUserViewAs, userId: userId, detail: className.rawValue + " " + objectId)
+        let object = try await accounts.objects.get(className, objectId: objectId, params: [:], principal: principal)
+        await accounts.audit.record(.adminUserViewAs, userId: userId, detail: className.rawValue + " " + objectId)
         return object
     }
 
@@ -63,6 +63,6 @@ extension Accounts {
         // The user's sessions are on their page already (and a session list is no data);
         // other internal classes are refused by the find itself, as the API refuses a user.
         if className == .session { throw ParseError(.operationForbidden, "The user's sessions are listed on their page, not viewed as them.") }
-        return try await objects.roles.principal(forUser: userId)
+        return try await accounts.objects.roles.principal(forUser: userId)
     }
 }
