@@ -28,6 +28,9 @@ struct HostedPages: Sendable {
     /// request): the browser sign-in's callback is under it.
     var serverURL: String = ""
 
+    /// The password reset the reset pages act through.
+    var passwordReset: PasswordReset { PasswordReset(accounts: accounts) }
+
     /// The browser sign-in use case the `/auth` pages act through.
     var signIn: BrowserSignIn { BrowserSignIn(accounts: accounts) }
 
@@ -80,7 +83,7 @@ struct HostedPages: Sendable {
         guard isOurs(page) else { return notFound(page) }
         // Showing the form never consumes the token: a mail scanner's GET changes nothing.
         let token = page.query["token"] ?? ""
-        guard let username = try await accounts.passwordResetUsername(token: token) else {
+        guard let username = try await passwordReset.passwordResetUsername(token: token) else {
             return self.page(.resetLinkInvalid, page, status: .badRequest).response(templates, stylesheet: stylesheet(page.segments))
         }
         return passwordForm(page, token: token, username: username, status: .ok).response(templates, stylesheet: stylesheet(page.segments))
@@ -89,13 +92,14 @@ struct HostedPages: Sendable {
     func resetPassword(_ page: PageRequest) async throws -> Response {
         guard isOurs(page) else { return notFound(page) }
         let token = page.form["token"] ?? ""
-        let outcome = try await accounts.resetPassword(token: token, newPassword: page.form["new_password"] ?? "")
+        let outcome = try await passwordReset.resetPassword(token: token, newPassword: page.form["new_password"] ?? "")
         if let xhr = HTTPField.Name("X-Requested-With"), page.request.headers[xhr] == "XMLHttpRequest" { return Self.xhrAnswer(outcome) }
         switch outcome {
         case .changed:
             return self.page(.passwordChanged, page).response(templates, stylesheet: stylesheet(page.segments))
         case .rejected(let problem):
-            var form = passwordForm(page, token: token, username: try await accounts.passwordResetUsername(token: token) ?? "", status: .badRequest)
+            var form = passwordForm(
+                page, token: token, username: try await passwordReset.passwordResetUsername(token: token) ?? "", status: .badRequest)
             form.fieldError = templates.describe(problem, language: language(page))
             return form.response(templates, stylesheet: stylesheet(page.segments))
         case .invalid:
@@ -139,7 +143,7 @@ struct HostedPages: Sendable {
         let email = page.form["email"] ?? ""
         guard !email.isEmpty else { return try await forgotPasswordForm(page) }
         let acceptLanguage = page.request.headers[.acceptLanguage]
-        _ = try? await accounts.requestPasswordReset(body: ["email": .string(email)], acceptLanguage: acceptLanguage, alwaysInBackground: true)
+        _ = try? await passwordReset.requestPasswordReset(body: ["email": .string(email)], acceptLanguage: acceptLanguage, alwaysInBackground: true)
         return self.page(.resetRequested, page).response(templates, stylesheet: stylesheet(page.segments))
     }
 
@@ -178,7 +182,7 @@ struct HostedPages: Sendable {
 
     /// Parse's XHR mode for apps that post the form themselves: text on success, a Parse error
     /// (-1 with the reason) otherwise.
-    static func xhrAnswer(_ outcome: Accounts.ResetOutcome) -> Response {
+    static func xhrAnswer(_ outcome: PasswordReset.ResetOutcome) -> Response {
         switch outcome {
         case .changed:
             var headers = HTTPFields()

@@ -54,7 +54,7 @@ extension ParseRoutes {
     }
 
     func requestPasswordReset(_ request: ParseRequest) async throws -> ParseResponse {
-        try await accounts.requestPasswordReset(body: request.body, acceptLanguage: request.acceptLanguage)
+        try await PasswordReset(accounts: accounts).requestPasswordReset(body: request.body, acceptLanguage: request.acceptLanguage)
         return ParseResponse(body: [:])
     }
 

@@ -49,13 +49,6 @@ extension Accounts {
         Self.withToken(try await me(token: token, signedIn: signedIn).json, token)
     }
 
-    /// The username a valid reset token belongs to (shown on the reset form), nil for an
-    /// invalid or expired token.
-    package func passwordResetUsername(token: String) async throws -> String? {
-        guard let user = try await passwordResetUser(token: token) else { return nil }
-        return user.fields["username"]?.stringValue ?? ""
-    }
-
     static func withToken(_ user: [String: JSON], _ token: String?) -> [String: JSON] {
         var body = AuthProviders.redacted(user)
         body["sessionToken"] = token.map(JSON.string)

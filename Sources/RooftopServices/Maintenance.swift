@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// runs; stops at once on graceful shutdown so the database can close cleanly. With several
 /// nodes on one database, one of them does each round (`DataStore.claimJob`).
 package struct Maintenance: Service {
-    let accounts: Accounts
+    let accounts: AccountCleanup
     let store: any DataStore
     let clock: any ServerClock
     let interval: Duration
@@ -16,7 +16,7 @@ package struct Maintenance: Service {
 
     /// Creates the job; it starts when the service group runs it.
     package init(accounts: Accounts, store: any DataStore, clock: any ServerClock, interval: Duration, logger: Logger) {
-        self.accounts = accounts
+        self.accounts = AccountCleanup(accounts: accounts)
         self.store = store
         self.clock = clock
         self.interval = interval

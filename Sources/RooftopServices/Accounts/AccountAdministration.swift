@@ -94,7 +94,7 @@ package struct AccountAdministration: Sendable {
         guard let user = try await consoleUser(userId), user.fields["email"]?.stringValue != nil else {
             throw ParseError(.emailMissing, "This user has no email address.")
         }
-        try await accounts.issuePasswordReset(for: user, acceptLanguage: nil)
+        try await PasswordReset(accounts: accounts).issuePasswordReset(for: user, acceptLanguage: nil)
         await accounts.audit.record(.passwordResetSent, userId: userId)
     }
 

@@ -8,6 +8,12 @@ import RooftopStorage
 /// Links are built only from the configured `publicServerURL`, never from a request's `Host` or
 /// `X-Forwarded-*` headers, so a forged header cannot point a reset link at an attacker.
 package struct AccountMail: Sendable {
+    /// Whether `token` could be a link token of ours: only our own alphabet and a sane length
+    /// ever reach a query.
+    static func isLinkTokenShaped(_ token: String) -> Bool {
+        (16...128).contains(token.utf8.count) && token.utf8.allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || ($0 >= 48 && $0 <= 57) }
+    }
+
     /// Background delivery.
     package let queue: MailQueue
     /// Subjects and bodies.

@@ -127,7 +127,7 @@ extension Accounts {
     /// The user holding this verification token (shape-checked first: only our own alphabet
     /// and length ever reach the query).
     func user(byVerificationToken token: String) async throws -> StoredObject? {
-        guard Self.isLinkTokenShaped(token) else { return nil }
+        guard AccountMail.isLinkTokenShaped(token) else { return nil }
         let query = QueryNode.field(FieldPath(field: .internal(.emailVerifyToken)), .equals(.string(tokens.digest(token))))
         return try await find(.user, query, limit: 1).first
     }

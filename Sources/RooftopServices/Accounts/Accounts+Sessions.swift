@@ -58,11 +58,6 @@ extension Accounts {
         return try Objects.response(to: first)
     }
 
-    /// Deletes audit events past `auditLogRetentionDays` (a batch per call; the hourly cleanup).
-    package func pruneAuditLog() async throws -> Int {
-        try await audit.prune(olderThanDays: config.auditLogRetentionDays)
-    }
-
     /// `DELETE /sessions/:id`: ends one of the caller's sessions at once (the cache forgets it).
     package func deleteSession(_ sessionId: String, principal: Principal) async throws {
         _ = try await ownSession(sessionId, principal: principal)
@@ -125,59 +120,5 @@ extension Accounts {
             principal.isMaster || (principal.userId != nil && session.fields["user"]?["objectId"]?.stringValue == principal.userId)
         else { throw ParseError.objectNotFound }
         return session.json
-    }
-}
-
-extension Accounts {
-    /// Deletes sessions past `expiresAt`, in batches; returns how many went.
-    ///
-    /// Run periodically by the server (`Maintenance`), so `_Session` doesn't grow forever.
-    package func deleteExpiredSessions(batchSize: Int = 500) async throws -> Int {
-        let now = objects.clock()
-        let expired = QueryNode.field(FieldPath(field: try FieldName("expiresAt")), .compare(.lt, ["__type": "Date", "iso": .string(now.iso)]))
-        var total = 0
-        while true {
-            let ids = try await find(.session, expired, limit: batchSize).map(\.objectId)
-            if ids.isEmpty { return total }
-            // A session deleted meanwhile (logout) makes its delete fail; do those one by one.
-            do {
-                try await server.write(ids.map { AsServer.delete(.session, $0) })
-            } catch {
-                _ = await server.deleteEach(.session, ids)
-            }
-            await forget(.sessions(ids: ids))
-            total += ids.count
-            if ids.count < batchSize { return total }
-        }
-    }
-}
-
-extension Accounts {
-    /// Deletes anonymous users never converted (no password, no other provider) that have been
-    /// inactive — not updated and no session opened — for `config.anonymousUserTTL` seconds,
-    /// with their sessions. Their objects stay (readable by the master key). Off when the TTL is 0.
-    package func deleteInactiveAnonymousUsers(batchSize: Int = 200) async throws -> Int {
-        guard config.anonymousUserTTL > 0 else { return 0 }
-        let now = objects.clock()
-        let cutoff = ParseDate(millisecondsSince1970: now.millisecondsSince1970 - Int64(config.anonymousUserTTL) * 1000)
-        let query = QueryNode.and([
-            .field(FieldPath(field: .internal(authIdOf: "anonymous")), .exists(true)),
-            .field(FieldPath(field: .internal(.hashedPassword)), .exists(false)),
-            .field(FieldPath(field: .updatedAt), .compare(.lt, .string(cutoff.iso))),
-        ])
-        let users = try await find(.user, query, limit: batchSize)
-        var removed = 0
-        for user in users {
-            // Only anonymous: any other provider makes it a real account.
-            let providers = user.fields.keys.filter { $0.hasPrefix(FieldName.authIdPrefix) }
-            guard providers == [FieldName.authIdPrefix + "anonymous"] else { continue }
-            let recent = QueryNode.and([
-                try Self.sessions(of: user.objectId), .field(FieldPath(field: .createdAt), .compare(.gte, .string(cutoff.iso))),
-            ])
-            guard try await find(.session, recent, limit: 1).isEmpty else { continue }
-            try await deleteUser(user.objectId, principal: .master)
-            removed += 1
-        }
-        return removed
     }
 }

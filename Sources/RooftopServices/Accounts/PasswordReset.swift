@@ -2,7 +2,16 @@ package import RooftopCore
 import RooftopMail
 package import RooftopStorage
 
-extension Accounts {
+/// Password reset by mail (`/requestPasswordReset`, the hosted reset form): a single-use link
+/// token, stored as its digest and consumed by one conditional update, the answer given before
+/// any per-account work so a known address is no slower than an unknown one.
+package struct PasswordReset: Sendable {
+    /// The account use cases it acts through.
+    let accounts: Accounts
+
+    /// The use case over `accounts`.
+    package init(accounts: Accounts) { self.accounts = accounts }
+
     /// `POST /requestPasswordReset`: mails a link to choose a new password. By default the
     /// answer is `{}` whether or not the address belongs to someone, and it is given before
     /// any per-account work (the lookup, the token write, the mail), which runs afterwards in
@@ -10,18 +19,18 @@ extension Accounts {
     /// `alwaysInBackground` (the hosted form) answers the same for every address whatever
     /// `resetPasswordSuccessOnInvalidEmail` says.
     package func requestPasswordReset(body: [String: JSON], acceptLanguage: String?, alwaysInBackground: Bool = false) async throws {
-        guard mail != nil else { throw Self.mailNotConfigured }
+        guard accounts.mail != nil else { throw Accounts.mailNotConfigured }
         guard let value = body["email"] else { throw ParseError(.emailMissing, "you must provide an email") }
         guard case .string(let email) = value, !email.isEmpty else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
         try AccountInput.refuseNUL(email, .email)
         guard email.utf8.count <= 254 else { throw ParseError(.invalidEmailAddress, "you must provide a valid email string") }
-        if config.resetPasswordSuccessOnInvalidEmail || alwaysInBackground {
+        if accounts.config.resetPasswordSuccessOnInvalidEmail || alwaysInBackground {
             // The trigger runs with the rest, after the answer: a refusal sends no mail but
             // cannot show in an answer that must not tell known addresses from unknown ones.
             let caller = CloudCaller.current
-            background.start("password reset") {
+            accounts.background.start("password reset") {
                 guard case let (user, address)? = try await passwordResetCandidate(email) else { return }
-                try await CloudCaller.$current.withValue(caller) { try await loginTrigger(.beforePasswordResetRequest, user) }
+                try await CloudCaller.$current.withValue(caller) { try await accounts.loginTrigger(.beforePasswordResetRequest, user) }
                 try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage, to: address)
             }
             return
@@ -30,8 +39,8 @@ extension Accounts {
         guard case let (user, address)? = try await passwordResetCandidate(email) else {
             throw ParseError(.objectNotFound, "A user with that email does not exist.")
         }
-        try await loginTrigger(.beforePasswordResetRequest, user)
-        background.start("password reset") { try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage, to: address) }
+        try await accounts.loginTrigger(.beforePasswordResetRequest, user)
+        accounts.background.start("password reset") { try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage, to: address) }
     }
 
     /// The user a reset request for `email` names, if it has an email to send to. Parse: the
@@ -44,8 +53,8 @@ extension Accounts {
             .field(FieldPath(field: .internal(.emailKey)), .equals(.string(key))),
             .field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))),
         ])
-        let found = try await find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
-        if found == nil, let previous = try await previousOwner(of: email) { return (previous.user, previous.address) }
+        let found = try await accounts.find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
+        if found == nil, let previous = try await accounts.previousOwner(of: email) { return (previous.user, previous.address) }
         guard let user = found, user.fields["email"] != nil else { return nil }
         return (user, nil)
     }
@@ -53,36 +62,36 @@ extension Accounts {
     /// Stores a fresh reset token (a newer link replaces, so kills, any older one) and mails
     /// its link.
     func issuePasswordReset(for user: StoredObject, acceptLanguage: String?, to address: String? = nil) async throws {
-        guard let mail else { return }
+        guard let mail = accounts.mail else { return }
         let token = AccountMail.newLinkToken()
         var write = ObjectWrite()
-        let expires = objects.clock().millisecondsSince1970 + Int64(config.resetTokenValidityDuration) * 1000
+        let expires = accounts.objects.clock().millisecondsSince1970 + Int64(accounts.config.resetTokenValidityDuration) * 1000
         write.operations = [
-            (FieldPath(field: .internal(.resetToken)), .set(.string(tokens.digest(token)))),
+            (FieldPath(field: .internal(.resetToken)), .set(.string(accounts.tokens.digest(token)))),
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .set(.number(Double(expires)))),
         ]
-        try await server.write([
-            AsServer.update(.user, user.objectId, at: objects.clock(), write)
+        try await accounts.server.write([
+            AsServer.update(.user, user.objectId, at: accounts.objects.clock(), write)
         ])
         await mail.send(
             .passwordReset, to: user, address: address, link: mail.link("request_password_reset", token: token),
-            expiresIn: config.resetTokenValidityDuration, acceptLanguage: acceptLanguage)
+            expiresIn: accounts.config.resetTokenValidityDuration, acceptLanguage: acceptLanguage)
     }
 
     /// Waits until the reset and verification requests' work done after their answers is
     /// finished (for an orderly shutdown and for tests).
     package func finishBackgroundWork() async {
-        await background.idle()
+        await accounts.background.idle()
     }
 
     /// The user a live reset link belongs to, or nil (unknown, used, superseded, expired or
     /// malformed). Reading never consumes the token: a mail scanner's GET changes nothing.
     package func passwordResetUser(token: String) async throws -> StoredObject? {
-        guard Self.isLinkTokenShaped(token) else { return nil }
-        let query = QueryNode.field(FieldPath(field: .internal(.resetToken)), .equals(.string(tokens.digest(token))))
-        guard let user = try await find(.user, query, limit: 1).first,
+        guard AccountMail.isLinkTokenShaped(token) else { return nil }
+        let query = QueryNode.field(FieldPath(field: .internal(.resetToken)), .equals(.string(accounts.tokens.digest(token))))
+        guard let user = try await accounts.find(.user, query, limit: 1).first,
             let expires = user.fields[InternalField.resetTokenExpiresAt.rawValue]?.numberValue,
-            Double(objects.clock().millisecondsSince1970) < expires
+            Double(accounts.objects.clock().millisecondsSince1970) < expires
         else { return nil }
         return user
     }
@@ -102,34 +111,37 @@ extension Accounts {
     /// update that stores the new hash, so of many concurrent posts exactly one changes it.
     package func resetPassword(token: String, newPassword: String) async throws -> ResetOutcome {
         guard let user = try await passwordResetUser(token: token) else { return .invalid }
-        if let problem = try await passwordProblem(newPassword, for: user) { return .rejected(problem) }
+        if let problem = try await accounts.passwordProblem(newPassword, for: user) { return .rejected(problem) }
         var write = ObjectWrite()
         write.operations = [
             (FieldPath(field: .internal(.resetToken)), .delete),
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete),
         ]
-        write.operations += try passwordOperations(hash: try await hashPassword(newPassword), replacing: user, now: objects.clock())
-        if config.lockout?.unlockOnPasswordReset == true { write.operations += Self.unlockOperations }
+        write.operations += try accounts.passwordOperations(
+            hash: try await accounts.hashPassword(newPassword), replacing: user, now: accounts.objects.clock())
+        if accounts.config.lockout?.unlockOnPasswordReset == true { write.operations += Accounts.unlockOperations }
         // Consumed by one conditional update. The first change after sign-up adds
         // `_password_history` (with `maxPasswordHistory`) and a lockout's fields: the server's own.
-        let unspent = Access.master.requiring(.internal(.resetToken), equals: tokens.digest(token))
-        var group = [AsServer.update(.user, user.objectId, at: objects.clock(), write, access: unspent)]
-        if config.revokeSessionOnPasswordReset {
-            group += try await sessionIds(of: user.objectId).map { AsServer.delete(.session, $0) }
+        let unspent = Access.master.requiring(.internal(.resetToken), equals: accounts.tokens.digest(token))
+        var group = [AsServer.update(.user, user.objectId, at: accounts.objects.clock(), write, access: unspent)]
+        if accounts.config.revokeSessionOnPasswordReset {
+            group += try await accounts.sessionIds(of: user.objectId).map { AsServer.delete(.session, $0) }
         }
         do {
-            try await server.write(group)
+            try await accounts.server.write(group)
         } catch let error as ParseError where error.code == .objectNotFound {
             return .invalid
         }
-        await forget(.userSessions(userId: user.objectId))
-        await audit.record(.passwordReset, userId: user.objectId)
-        notify(.passwordChanged, userId: user.objectId)
+        await accounts.forget(.userSessions(userId: user.objectId))
+        await accounts.audit.record(.passwordReset, userId: user.objectId)
+        accounts.notify(.passwordChanged, userId: user.objectId)
         return .changed
     }
 
-    /// Only our own alphabet and a sane length ever reach a query.
-    static func isLinkTokenShaped(_ token: String) -> Bool {
-        (16...128).contains(token.utf8.count) && token.utf8.allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || ($0 >= 48 && $0 <= 57) }
+    /// The username a valid reset token belongs to (shown on the reset form), nil for an
+    /// invalid or expired token.
+    package func passwordResetUsername(token: String) async throws -> String? {
+        guard let user = try await passwordResetUser(token: token) else { return nil }
+        return user.fields["username"]?.stringValue ?? ""
     }
 }
