@@ -28,6 +28,9 @@ struct HostedPages: Sendable {
     /// request): the browser sign-in's callback is under it.
     var serverURL: String = ""
 
+    /// The email verification the link's pages act through.
+    var emailVerification: EmailVerification { EmailVerification(accounts: accounts) }
+
     /// The password reset the reset pages act through.
     var passwordReset: PasswordReset { PasswordReset(accounts: accounts) }
 
@@ -57,7 +60,7 @@ struct HostedPages: Sendable {
     func verifyEmail(_ page: PageRequest) async throws -> Response {
         guard isOurs(page) else { return notFound(page) }
         let token = page.query["token"] ?? ""
-        switch try await accounts.verifyEmail(token: token) {
+        switch try await emailVerification.verifyEmail(token: token) {
         case .verified(let username):
             var result = self.page(.emailVerified, page)
             result.values["username"] = username
@@ -73,7 +76,8 @@ struct HostedPages: Sendable {
 
     func resendVerification(_ page: PageRequest) async throws -> Response {
         guard isOurs(page) else { return notFound(page) }
-        let sent = try await accounts.resendVerification(token: page.form["token"] ?? "", acceptLanguage: page.request.headers[.acceptLanguage])
+        let sent = try await emailVerification.resendVerification(
+            token: page.form["token"] ?? "", acceptLanguage: page.request.headers[.acceptLanguage])
         return sent
             ? self.page(.verificationLinkSent, page).response(templates, stylesheet: stylesheet(page.segments))
             : self.page(.verificationLinkInvalid, page, status: .badRequest).response(templates, stylesheet: stylesheet(page.segments))

@@ -59,7 +59,7 @@ extension ParseRoutes {
     }
 
     func requestVerificationEmail(_ request: ParseRequest) async throws -> ParseResponse {
-        try await accounts.requestVerificationEmail(body: request.body, acceptLanguage: request.acceptLanguage)
+        try await EmailVerification(accounts: accounts).requestVerificationEmail(body: request.body, acceptLanguage: request.acceptLanguage)
         return ParseResponse(body: [:])
     }
 

@@ -76,14 +76,14 @@ import Testing
             let first = try #require(try await signUp(accounts, right).sessionToken)
             let second = try await accounts.logIn(params: right, installationId: nil).sessionToken
             now.withLock { $0 += 3_599_000 }
-            _ = try await accounts.currentSession(token: first)
+            _ = try await SessionManagement(accounts: accounts).currentSession(token: first)
             now.withLock { $0 += 2_000 }
             // Not read since the clock passed its expiry: refused.
-            await #expect { _ = try await accounts.currentSession(token: second) } throws: {
+            await #expect { _ = try await SessionManagement(accounts: accounts).currentSession(token: second) } throws: {
                 ($0 as? ParseError)?.code == .invalidSessionToken
             }
             // Read (and cached) just before expiry: the cache expires on the same clock.
-            await #expect { _ = try await accounts.currentSession(token: first) } throws: {
+            await #expect { _ = try await SessionManagement(accounts: accounts).currentSession(token: first) } throws: {
                 ($0 as? ParseError)?.code == .invalidSessionToken
             }
         }

@@ -84,7 +84,7 @@ package struct AccountAdministration: Sendable {
         guard let user = try await consoleUser(userId), user.fields["email"]?.stringValue != nil else {
             throw ParseError(.emailMissing, "This user has no email address.")
         }
-        try await accounts.issueVerification(for: user, acceptLanguage: nil)
+        try await EmailVerification(accounts: accounts).issueVerification(for: user, acceptLanguage: nil)
         await accounts.audit.record(.verificationSent, userId: userId)
     }
 

@@ -55,21 +55,6 @@ extension Accounts {
             try await server.write([AsServer.update(.session, sessionId, at: now, write)])
         }
     }
-
-    /// `POST /sessions/revokeOthers`: ends every session of the caller's user but the one this
-    /// request came with (at once, on every node); how many ended.
-    package func revokeOtherSessions(token: String) async throws -> Int {
-        let (userId, current) = try await validate(token)
-        let others = try await sessionIds(of: userId).filter { $0 != current }
-        var revoked: [String] = []
-        for id in others where (try? await server.write([AsServer.delete(.session, id)])) != nil {
-            revoked.append(id)
-        }
-        guard !revoked.isEmpty else { return 0 }
-        await forget(.sessions(ids: revoked))
-        for id in revoked { await audit.record(.sessionRevoked, userId: userId, detail: "signed out from another device: \(id)") }
-        return revoked.count
-    }
 }
 
 /// When this node last recorded each session's use (for `Accounts.touch`).

@@ -41,7 +41,7 @@ package struct BrowserSignIn: Sendable {
     ) async throws -> String {
         let provider = try accounts.providers.browserProvider(name)
         guard let redirectURI, Self.isAllowedRedirect(redirectURI, allowList: accounts.config.authRedirectURIs) else {
-            throw ParseError(.invalidJSON, "redirect_uri is not on this accounts.server's authRedirectURIs.")
+            throw ParseError(.invalidJSON, "redirect_uri is not on this server's authRedirectURIs.")
         }
         guard let codeChallenge, Self.isPKCEValue(codeChallenge, length: 43...43) else {
             throw ParseError(.invalidJSON, "code_challenge must be the S256 challenge of the app's code verifier (43 characters).")
