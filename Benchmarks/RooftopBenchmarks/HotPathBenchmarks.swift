@@ -70,7 +70,7 @@
             )
             let accounts = Accounts(
                 objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: AccountsConfiguration())
-            let signUp = try await accounts.signUp(body: ["username": "ann", "password": "correct horse"], installationId: nil)
+            let signUp = try await SignUp(accounts: accounts).signUp(body: ["username": "ann", "password": "correct horse"], installationId: nil)
             let token = signUp.sessionToken ?? ""
             _ = try await accounts.principal(forToken: token)
             benchmark.startMeasurement()

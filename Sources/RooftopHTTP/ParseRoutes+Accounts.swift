@@ -4,7 +4,7 @@ import RooftopServices
 /// Sign-up, login, the current user, user updates and the account mail requests.
 extension ParseRoutes {
     func signUp(_ request: ParseRequest) async throws -> ParseResponse {
-        let answer = try await accounts.signUpAnswer(
+        let answer = try await SignUp(accounts: accounts).signUpAnswer(
             body: request.body, installationId: request.installationId, acceptLanguage: request.acceptLanguage)
         // authData that named an existing user made this a login: 200, no Location.
         guard answer.created else { return ParseResponse(body: .object(answer.body)) }
@@ -12,7 +12,8 @@ extension ParseRoutes {
     }
 
     func logIn(_ request: ParseRequest) async throws -> ParseResponse {
-        ParseResponse(body: .object(try await accounts.logInAnswer(params: request.arguments, installationId: request.installationId)))
+        ParseResponse(
+            body: .object(try await LogIn(accounts: accounts).logInAnswer(params: request.arguments, installationId: request.installationId)))
     }
 
     func me(_ request: ParseRequest) async throws -> ParseResponse {
@@ -40,12 +41,13 @@ extension ParseRoutes {
     }
 
     func logInAs(_ request: ParseRequest) async throws -> ParseResponse {
-        let answer = try await accounts.logInAsAnswer(params: request.body, principal: request.principal, installationId: request.installationId)
+        let answer = try await LogIn(accounts: accounts).logInAsAnswer(
+            params: request.body, principal: request.principal, installationId: request.installationId)
         return ParseResponse(body: .object(answer))
     }
 
     func verifyPassword(_ request: ParseRequest) async throws -> ParseResponse {
-        ParseResponse(body: .object(try await accounts.verifyPassword(params: request.arguments)))
+        ParseResponse(body: .object(try await LogIn(accounts: accounts).verifyPassword(params: request.arguments)))
     }
 
     func upgradeToRevocableSession(_ request: ParseRequest) async throws -> ParseResponse {

@@ -4,44 +4,6 @@ import RooftopStorage
 /// The use cases' results in the shape the REST answers carry, so the HTTP layer writes them
 /// without knowing how objects are stored.
 extension Accounts {
-    /// A sign-up's answer: 201 with the new user's id, creation time and session (and its
-    /// generated username when none was sent), or 200 with the user when `authData` named an
-    /// existing one (a login).
-    package struct SignUpAnswer: Sendable {
-        /// Whether a user was created.
-        package var created: Bool
-        /// The answer's fields.
-        package var body: [String: JSON]
-        /// The new user's id.
-        package var objectId: String
-    }
-
-    /// `POST /users`.
-    package func signUpAnswer(body: [String: JSON], installationId: String?, acceptLanguage: String?) async throws -> SignUpAnswer {
-        let result = try await signUp(body: body, installationId: installationId, acceptLanguage: acceptLanguage)
-        guard result.created else {
-            return SignUpAnswer(created: false, body: Self.withToken(result.user.json, result.sessionToken), objectId: result.user.objectId)
-        }
-        var answer: [String: JSON] = ["objectId": .string(result.user.objectId), "createdAt": .string(result.user.createdAt.iso)]
-        // No token while login waits for a verified email (Parse).
-        answer["sessionToken"] = result.sessionToken.map(JSON.string)
-        // Users created through authData learn their generated username.
-        if body["username"] == nil { answer["username"] = result.user.fields["username"] }
-        return SignUpAnswer(created: true, body: answer, objectId: result.user.objectId)
-    }
-
-    /// `POST|GET /login`: the user with its new session token.
-    package func logInAnswer(params: [String: JSON], installationId: String?) async throws -> [String: JSON] {
-        let (user, token) = try await logIn(params: params, installationId: installationId)
-        return Self.withToken(user.json, token)
-    }
-
-    /// `POST /loginAs`: the user with a new session token.
-    package func logInAsAnswer(params: [String: JSON], principal: Principal, installationId: String?) async throws -> [String: JSON] {
-        let (user, token) = try await logInAs(params: params, principal: principal, installationId: installationId)
-        return Self.withToken(user.json, token)
-    }
-
     /// `GET /users/me`: the user with the token it was asked with. `signedIn` is the user the
     /// request was already authenticated as with this very token, so the session isn't checked
     /// twice.

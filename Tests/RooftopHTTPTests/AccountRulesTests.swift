@@ -6,8 +6,8 @@ import Testing
 /// Account rules at the service level over a temporary SQLite file, with a clock the test moves:
 /// no HTTP, no mail server, no waiting.
 @Suite struct AccountRulesTests: LiveServerTest {
-    func signUp(_ accounts: Accounts, _ body: [String: JSON]) async throws -> Accounts.SignUpResult {
-        try await accounts.signUp(body: body, installationId: nil)
+    func signUp(_ accounts: Accounts, _ body: [String: JSON]) async throws -> SignUp.SignUpResult {
+        try await SignUp(accounts: accounts).signUp(body: body, installationId: nil)
     }
 
     static let caseFoldedDuplicates: [(first: [String: JSON], second: [String: JSON], code: Int)] = [
@@ -54,16 +54,20 @@ import Testing
             _ = try await signUp(accounts, ["username": "ana", "password": "right phrase"])
             let right: [String: JSON] = ["username": "ana", "password": "right phrase"]
             let wrong: [String: JSON] = ["username": "ana", "password": "wrong phrase"]
-            for _ in 0..<2 { await #expect(throws: ParseError.self) { _ = try await accounts.logIn(params: wrong, installationId: nil) } }
-            _ = try await accounts.logIn(params: right, installationId: nil)
-            for _ in 0..<3 { await #expect(throws: ParseError.self) { _ = try await accounts.logIn(params: wrong, installationId: nil) } }
-            await #expect { _ = try await accounts.logIn(params: right, installationId: nil) } throws: {
+            for _ in 0..<2 {
+                await #expect(throws: ParseError.self) { _ = try await LogIn(accounts: accounts).logIn(params: wrong, installationId: nil) }
+            }
+            _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil)
+            for _ in 0..<3 {
+                await #expect(throws: ParseError.self) { _ = try await LogIn(accounts: accounts).logIn(params: wrong, installationId: nil) }
+            }
+            await #expect { _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil) } throws: {
                 ($0 as? ParseError)?.message.hasPrefix("Your account is locked") == true
             }
             now.withLock { $0 += 599_000 }
-            await #expect(throws: ParseError.self) { _ = try await accounts.logIn(params: right, installationId: nil) }
+            await #expect(throws: ParseError.self) { _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil) }
             now.withLock { $0 += 2_000 }
-            _ = try await accounts.logIn(params: right, installationId: nil)
+            _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil)
         }
     }
 
@@ -74,7 +78,7 @@ import Testing
         try await withAccounts(config) { accounts, now in
             let right: [String: JSON] = ["username": "ana", "password": "right phrase"]
             let first = try #require(try await signUp(accounts, right).sessionToken)
-            let second = try await accounts.logIn(params: right, installationId: nil).sessionToken
+            let second = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil).sessionToken
             now.withLock { $0 += 3_599_000 }
             _ = try await SessionManagement(accounts: accounts).currentSession(token: first)
             now.withLock { $0 += 2_000 }

@@ -66,17 +66,17 @@ import Testing
         var config = AccountsConfiguration()
         config.passwordPolicy.maxPasswordAge = 1
         try await withAccounts(config) { accounts, now in
-            let user = try await accounts.signUp(body: ["username": "ana", "password": "first phrase"], installationId: nil).user
-            _ = try await accounts.logIn(params: ["username": "ana", "password": "first phrase"], installationId: nil)
+            let user = try await SignUp(accounts: accounts).signUp(body: ["username": "ana", "password": "first phrase"], installationId: nil).user
+            _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "first phrase"], installationId: nil)
             now.withLock { $0 += 2 * 86_400_000 }
             await #expect(throws: ParseError(.objectNotFound, "Your password has expired. Please reset your password.")) {
-                _ = try await accounts.logIn(params: ["username": "ana", "password": "first phrase"], installationId: nil)
+                _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "first phrase"], installationId: nil)
             }
             await #expect(throws: ParseError(.objectNotFound, "Invalid username/password.")) {
-                _ = try await accounts.logIn(params: ["username": "ana", "password": "wrong phrase"], installationId: nil)
+                _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "wrong phrase"], installationId: nil)
             }
             _ = try await accounts.updateUser(user.objectId, body: ["password": "second phrase"], principal: .master, installationId: nil)
-            _ = try await accounts.logIn(params: ["username": "ana", "password": "second phrase"], installationId: nil)
+            _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "second phrase"], installationId: nil)
         }
     }
 }

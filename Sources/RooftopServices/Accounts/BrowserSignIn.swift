@@ -156,7 +156,7 @@ package struct BrowserSignIn: Sendable {
             try await accounts.loginTrigger(.afterLogin, user)
             return Accounts.withToken(user.json, token)
         }
-        let result = try await accounts.signUp(body: [:], installationId: installationId, verified: [identity])
+        let result = try await SignUp(accounts: accounts).signUp(body: [:], installationId: installationId, verified: [identity])
         guard let token = result.sessionToken else { throw Accounts.emailNotVerified }
         return Accounts.withToken(result.user.json, token)
     }

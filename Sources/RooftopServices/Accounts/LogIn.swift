@@ -1,0 +1,126 @@
+package import RooftopCore
+package import RooftopStorage
+
+/// Logging in with a password (`/login`), checking one without a session (`/verifyPassword`),
+/// and the master key's `/loginAs`: the same 101 for every failure, after the same bcrypt
+/// work, so neither the answer nor its timing tells whether an account exists.
+package struct LogIn: Sendable {
+    /// The account use cases it acts through.
+    let accounts: Accounts
+
+    /// The use case over `accounts`.
+    package init(accounts: Accounts) { self.accounts = accounts }
+
+    /// Logs in by username (or an email typed into it) or by email; the same 101 for every
+    /// failure, after the same bcrypt work, so neither the answer nor its timing tells whether
+    /// an account exists.
+    package func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
+        let user = try await checkCredentials(params)
+        try await accounts.loginTrigger(.beforeLogin, user)
+        let token = try await accounts.openSession(for: user, action: "login", provider: "password", installationId: installationId)
+        await accounts.audit.record(.login, userId: user.objectId, detail: "password")
+        try await accounts.loginTrigger(.afterLogin, user)
+        return (user, token)
+    }
+
+    /// The user these credentials name; the same 101 for every failure, after the same bcrypt
+    /// work.
+    func checkCredentials(_ params: [String: JSON]) async throws -> StoredObject {
+        do {
+            return try await verifyCredentials(params)
+        } catch let failure as LoginFailure {
+            await accounts.audit.record(.loginFailed, userId: failure.userId, reason: failure.reason)
+            throw failure.error
+        }
+    }
+
+    /// A refused login, with what the audit log records about it.
+    struct LoginFailure: Error {
+        var error: ParseError
+        var userId: String?
+        var reason: String
+    }
+
+    func verifyCredentials(_ params: [String: JSON]) async throws -> StoredObject {
+        let username = params["username"]
+        let email = params["email"]
+        guard username != nil || email != nil else { throw ParseError(.usernameMissing, "username/email is required.") }
+        guard let passwordValue = params["password"] else { throw ParseError(.passwordMissing, "password is required.") }
+        // Refused before any lookup: the answer depends on the input alone, not on the account.
+        try AccountInput.refuseNUL(username, .username)
+        try AccountInput.refuseNUL(email, .email)
+        try AccountInput.refuseNUL(passwordValue, .password)
+        let invalid = ParseError(.objectNotFound, "Invalid username/password.")
+        var candidates: [QueryNode] = []
+        if case .string(let name)? = username {
+            let key = AccountKey.normalize(name)
+            candidates.append(.field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))))
+            if name.contains("@") { candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(key)))) }
+        }
+        if case .string(let address)? = email {
+            candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(address)))))
+        }
+        var found: StoredObject?
+        if !candidates.isEmpty { found = try await accounts.find(.user, .or(candidates), limit: 1).first }
+        // With lockout on, every attempt first takes a numbered ticket (an atomic increment); only
+        // tickets up to the threshold are verified, so parallel guesses can't exceed it.
+        if let user = found {
+            do {
+                try await accounts.takeLoginTicket(user)
+            } catch let error as ParseError {
+                throw LoginFailure(error: error, userId: user.objectId, reason: "locked")
+            }
+        }
+        let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.hasher.dummyHash
+        let password = passwordValue.stringValue ?? ""
+        let matches = await accounts.passwordMatches(password, hash: hash)
+        if let user = found { try await accounts.settleLoginTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
+        // A user whose ACL is {} is master-only and can't log in (Parse).
+        guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
+            throw LoginFailure(error: invalid, userId: found?.objectId, reason: found == nil ? "unknown user" : "wrong password")
+        }
+        // Only after the password checked out, so these answers tell nothing to a guesser.
+        do {
+            try accounts.checkPasswordAge(user)
+        } catch {
+            throw LoginFailure(error: error, userId: user.objectId, reason: "password expired")
+        }
+        if accounts.config.verifyUserEmails && accounts.config.preventLoginWithUnverifiedEmail && user.fields["emailVerified"] != .bool(true) {
+            throw LoginFailure(error: Accounts.emailNotVerified, userId: user.objectId, reason: "email not verified")
+        }
+        return user
+    }
+
+    /// `POST|GET /login`: the user with its new session token.
+    package func logInAnswer(params: [String: JSON], installationId: String?) async throws -> [String: JSON] {
+        let (user, token) = try await logIn(params: params, installationId: installationId)
+        return Accounts.withToken(user.json, token)
+    }
+
+    /// `POST /loginAs`: the user with a new session token.
+    package func logInAsAnswer(params: [String: JSON], principal: Principal, installationId: String?) async throws -> [String: JSON] {
+        let (user, token) = try await logInAs(params: params, principal: principal, installationId: installationId)
+        return Accounts.withToken(user.json, token)
+    }
+
+    /// `POST /loginAs` (master key only): a session for any user, for support tools.
+    package func logInAs(params: [String: JSON], principal: Principal, installationId: String?) async throws -> (StoredObject, String) {
+        guard principal.isMaster else { throw ParseError(.operationForbidden, "master key is required") }
+        guard case .string(let userId)? = params["userId"], !userId.isEmpty else {
+            throw ParseError(ParseError.Code(162), "userId must not be empty, null, or undefined")
+        }
+        guard ObjectId.isPlausible(userId), let user = try await accounts.user(userId) else { throw ParseError(.objectNotFound, "user not found") }
+        let token = try await accounts.openSession(for: user, action: "login", provider: "masterkey", installationId: installationId)
+        await accounts.audit.record(.loginAs, userId: user.objectId)
+        return (user, token)
+    }
+
+    /// `/verifyPassword`: checks credentials like a login but opens no session; the answer has
+    /// neither a token nor `authData`.
+    package func verifyPassword(params: [String: JSON]) async throws -> [String: JSON] {
+        let user = try await checkCredentials(params)
+        var body = user.json
+        body["authData"] = nil
+        return body
+    }
+}

@@ -1,0 +1,176 @@
+import Logging
+package import RooftopCore
+package import RooftopStorage
+
+/// Signing up (`POST /users`): a new user and its first session in one transaction, or, when
+/// `authData` names an identity already linked, a login of that user (200). Passwords are
+/// hashed first; usernames and emails are unique as logins compare them.
+package struct SignUp: Sendable {
+    /// The account use cases it acts through.
+    let accounts: Accounts
+
+    /// The use case over `accounts`.
+    package init(accounts: Accounts) { self.accounts = accounts }
+
+    /// The outcome of `POST /users`.
+    package struct SignUpResult: Sendable {
+        /// The user.
+        package var user: StoredObject
+        /// The new session's token; nil when login waits for a verified email.
+        package var sessionToken: String?
+        /// False when `authData` named an existing user, who is logged in instead (200).
+        package var created: Bool
+    }
+
+    /// A new user and its first session, written in one transaction.
+    ///
+    /// `verified` identities (the browser sign-in's, already checked with the provider) take
+    /// the place of `authData`.
+    package func signUp(
+        body: [String: JSON], installationId: String?, acceptLanguage: String? = nil, verified: [VerifiedIdentity]? = nil
+    ) async throws -> SignUpResult {
+        try AccountInput.refuseDottedAccountKeys(body)
+        let principal = CloudCaller.current.principal
+        var fields = body
+        var identities: [(provider: String, id: String, data: JSON)] = []
+        if let verified {
+            identities = verified.map { ($0.provider, $0.subject, AuthProviders.storedData($0)) }
+        } else if let authData = fields.removeValue(forKey: "authData") {
+            guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+            for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
+                let identity = try await accounts.verifiedIdentity(name, data)
+                identities.append((name, identity.subject, AuthProviders.storedData(identity)))
+            }
+        }
+        if !identities.isEmpty {
+            if let existing = try await accounts.findUser(byIdentities: identities) {
+                return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
+            }
+            if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
+        }
+        // Only now: an `authData` that named an existing user was a login (beforeLogin ran).
+        fields = try await accounts.beforeUserSave(fields, userId: nil, principal: principal)
+        // `/schemas` field options hold for sign-ups as for any create: defaults fill what is
+        // left out, and a required field left empty is 142 before anything is written.
+        if let schema = try await accounts.server.schema(.user) { fields = try schema.applyingFieldOptions(toCreate: fields) }
+        guard case .string(let username)? = fields.removeValue(forKey: "username"), !username.isEmpty else {
+            throw ParseError(.usernameMissing, "bad or missing username")
+        }
+        try AccountInput.refuseNUL(username, .username)
+        var email: String?
+        if let value = fields.removeValue(forKey: "email"), value != .null {
+            try AccountInput.refuseNUL(value, .email)
+            guard case .string(let text) = value, AccountKey.isPlausibleEmail(text) else {
+                throw ParseError(.invalidEmailAddress, "Email address format is invalid.")
+            }
+            email = text
+        }
+        let password: String?
+        switch fields.removeValue(forKey: "password") {
+        case .string(let text)?:
+            try accounts.config.passwordPolicy.check(text, username: username, context: accounts.contextWords(email: email))
+            password = text
+        case nil where !identities.isEmpty: password = nil
+        default: throw ParseError(.passwordMissing, "password is required")
+        }
+        if fields["emailVerified"] != nil {
+            throw ParseError(.operationForbidden, "Clients aren't allowed to manually update email verification.")
+        }
+        if fields["sessionToken"] != nil { throw ParseError(.invalidKeyName, "sessionToken is an invalid field name.") }
+        var write = try ObjectWrite(body: fields, isCreate: true)
+        if write.objectId != nil { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
+        let userId = accounts.server.newObjectId()
+        write.operations += try Accounts.nameOperations(username: username, email: email)
+        if let password {
+            write.operations += try accounts.passwordOperations(
+                hash: try await accounts.hashPassword(password), replacing: nil, now: accounts.objects.clock())
+        }
+        if !identities.isEmpty {
+            var authData: [String: JSON] = [:]
+            for identity in identities {
+                authData[identity.provider] = identity.data
+                write.operations.append((FieldPath(field: AuthProviders.idField(identity.provider)), .set(.string(identity.id))))
+            }
+            write.operations.append((FieldPath(field: try FieldName("authData")), .set(.object(authData))))
+        }
+        // A chosen ACL is kept, but the user can always read and write itself.
+        write.acl =
+            write.acl.map { Accounts.keepingOwner($0, userId) }
+            ?? ACL(readers: accounts.config.enforcePrivateUsers ? [userId] : [userId, "*"], writers: [userId])
+        let now = accounts.objects.clock()
+        var verifyToken: String?
+        if email != nil, accounts.verifiesEmail(identities: identities.map(\.provider)) {
+            let (operations, token) = try accounts.verificationOperations(now: now)
+            write.operations += operations
+            verifyToken = token
+        }
+        // With unverified emails kept out, the first session waits for the verification.
+        let token: String? = verifyToken != nil && accounts.config.preventLoginWithUnverifiedEmail ? nil : accounts.tokens.newToken()
+        let grant = SchemaGrant(createClass: true, addFields: true)
+        var group: [WriteOperation] = [.insert(className: .user, objectId: userId, at: now, write: write, grant: grant)]
+        if let token {
+            group.append(
+                try accounts.sessionInsert(
+                    userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
+                    provider: identities.first?.provider ?? "password", installationId: installationId, at: now,
+                    device: await accounts.deviceFields(installationId: installationId, at: now)))
+        }
+        let outcomes: [WriteOutcome]
+        do {
+            outcomes = try await accounts.server.write(group)
+        } catch let error as ParseError where error.code == Accounts.identityTaken && !identities.isEmpty {
+            // Two first logins with one identity raced: the other one created the user.
+            guard let existing = try await accounts.findUser(byIdentities: identities) else { throw error }
+            return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
+        }
+        guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
+        await accounts.audit.record(.signup, userId: user.objectId, detail: identities.first?.provider)
+        if token != nil { accounts.notify(.signedUp(installationId: installationId), userId: user.objectId) }
+        await accounts.afterUserSave(user.objectId, original: nil, principal: principal)
+        if let verifyToken { await accounts.sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
+        if verifyToken != nil && accounts.config.preventSignupWithUnverifiedEmail { throw Accounts.emailNotVerified }
+        return SignUpResult(user: user, sessionToken: token, created: true)
+    }
+
+    /// A login through `authData` that named an existing user (sign-up answers 200 then).
+    func logIn(_ user: StoredObject, provider: String, installationId: String?) async throws -> SignUpResult {
+        try await accounts.loginTrigger(.beforeLogin, user)
+        let token = try await accounts.openSession(for: user, action: "login", provider: provider, installationId: installationId)
+        await accounts.audit.record(.login, userId: user.objectId, detail: provider)
+        try await accounts.loginTrigger(.afterLogin, user)
+        return SignUpResult(user: user, sessionToken: token, created: false)
+    }
+
+    /// A sign-up's answer: 201 with the new user's id, creation time and session (and its
+    /// generated username when none was sent), or 200 with the user when `authData` named an
+    /// existing one (a login).
+    package struct SignUpAnswer: Sendable {
+        /// Whether a user was created.
+        package var created: Bool
+        /// The answer's fields.
+        package var body: [String: JSON]
+        /// The new user's id.
+        package var objectId: String
+    }
+
+    /// `POST /users`.
+    package func signUpAnswer(body: [String: JSON], installationId: String?, acceptLanguage: String?) async throws -> SignUpAnswer {
+        let result = try await signUp(body: body, installationId: installationId, acceptLanguage: acceptLanguage)
+        guard result.created else {
+            return SignUpAnswer(created: false, body: Accounts.withToken(result.user.json, result.sessionToken), objectId: result.user.objectId)
+        }
+        var answer: [String: JSON] = ["objectId": .string(result.user.objectId), "createdAt": .string(result.user.createdAt.iso)]
+        // No token while login waits for a verified email (Parse).
+        answer["sessionToken"] = result.sessionToken.map(JSON.string)
+        // Users created through authData learn their generated username.
+        if body["username"] == nil { answer["username"] = result.user.fields["username"] }
+        return SignUpAnswer(created: true, body: answer, objectId: result.user.objectId)
+    }
+
+    /// Parse gives users created through `authData` a random 25-character username.
+    static func randomUsername() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<25).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+}
