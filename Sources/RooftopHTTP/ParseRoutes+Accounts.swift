@@ -23,7 +23,7 @@ extension ParseRoutes {
     }
 
     func updateUser(_ request: ParseRequest) async throws -> ParseResponse {
-        let answer = try await accounts.updateUser(
+        let answer = try await UserChanges(accounts: accounts).updateUser(
             try request.objectId(), body: request.body, principal: request.principal, installationId: request.installationId,
             acceptLanguage: request.acceptLanguage)
         return ParseResponse(body: .object(answer))
@@ -33,7 +33,7 @@ extension ParseRoutes {
         let userId = try request.objectId()
         // With `deleteUserFiles`, read before the user goes (the files are only its to lose).
         let files = try await self.files.filesOfUser(userId)
-        try await accounts.deleteUser(userId, principal: request.principal)
+        try await UserChanges(accounts: accounts).deleteUser(userId, principal: request.principal)
         // The user is gone whatever happens to its files: a file left over is found later by
         // `rooftop files unreferenced`.
         _ = try? await self.files.deleteUnreferenced(files)

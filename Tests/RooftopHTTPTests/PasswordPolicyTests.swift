@@ -75,7 +75,8 @@ import Testing
             await #expect(throws: ParseError(.objectNotFound, "Invalid username/password.")) {
                 _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "wrong phrase"], installationId: nil)
             }
-            _ = try await accounts.updateUser(user.objectId, body: ["password": "second phrase"], principal: .master, installationId: nil)
+            _ = try await UserChanges(accounts: accounts).updateUser(
+                user.objectId, body: ["password": "second phrase"], principal: .master, installationId: nil)
             _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "second phrase"], installationId: nil)
         }
     }

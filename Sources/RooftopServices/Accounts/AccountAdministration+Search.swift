@@ -36,7 +36,7 @@ extension AccountAdministration {
     /// verification mail and security notices as the API; audited with the admin's name.
     package func consoleUpdateUser(_ userId: String, body: [String: JSON]) async throws {
         guard try await consoleUser(userId) != nil else { throw ParseError.objectNotFound }
-        _ = try await accounts.updateUser(userId, body: body, principal: .master, installationId: nil)
+        _ = try await UserChanges(accounts: accounts).updateUser(userId, body: body, principal: .master, installationId: nil)
         await accounts.audit.record(.adminUserUpdated, userId: userId, detail: body.keys.sorted().joined(separator: ", "))
     }
 

@@ -100,7 +100,7 @@ package struct AccountAdministration: Sendable {
 
     /// Deletes the user and their sessions (their triggers run, as for the master key).
     package func consoleDeleteUser(_ userId: String) async throws {
-        try await accounts.deleteUser(userId, principal: .master)
+        try await UserChanges(accounts: accounts).deleteUser(userId, principal: .master)
         await accounts.audit.record(.userDeleted, userId: userId)
     }
 

@@ -60,7 +60,7 @@ package struct AccountCleanup: Sendable {
                 try Accounts.sessions(of: user.objectId), .field(FieldPath(field: .createdAt), .compare(.gte, .string(cutoff.iso))),
             ])
             guard try await accounts.find(.session, recent, limit: 1).isEmpty else { continue }
-            try await accounts.deleteUser(user.objectId, principal: .master)
+            try await UserChanges(accounts: accounts).deleteUser(user.objectId, principal: .master)
             removed += 1
         }
         return removed

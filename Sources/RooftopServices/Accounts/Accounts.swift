@@ -193,7 +193,7 @@ package struct Accounts: Sendable {
         try await trimSessions(of: user.objectId, keeping: session.objectId)
         // A support session (`/loginAs`) or an upgraded one is no new device of the user's.
         if provider != "masterkey" && action != "upgrade" {
-            notify(.signedIn(installationId: installationId, device: device), userId: user.objectId)
+            SecurityNotices(accounts: self).notify(.signedIn(installationId: installationId, device: device), userId: user.objectId)
         }
         return token
     }

@@ -146,7 +146,7 @@ package struct BrowserSignIn: Sendable {
         guard accounts.tokens.pkceChallenge(verifier) == challenge else { throw invalid }
         if let link = record["link"]?.stringValue {
             let principal = try await accounts.objects.roles.principal(forUser: link)
-            _ = try await accounts.updateUser(
+            _ = try await UserChanges(accounts: accounts).updateUser(
                 link, body: ["authData": .object([identity.provider: .object([:])])], principal: principal, installationId: nil,
                 verified: identity)
             guard let user = try await accounts.user(link) else { throw invalid }

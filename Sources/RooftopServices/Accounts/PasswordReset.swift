@@ -54,7 +54,9 @@ package struct PasswordReset: Sendable {
             .field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))),
         ])
         let found = try await accounts.find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
-        if found == nil, let previous = try await accounts.previousOwner(of: email) { return (previous.user, previous.address) }
+        if found == nil, let previous = try await SecurityNotices(accounts: accounts).previousOwner(of: email) {
+            return (previous.user, previous.address)
+        }
         guard let user = found, user.fields["email"] != nil else { return nil }
         return (user, nil)
     }
@@ -134,7 +136,7 @@ package struct PasswordReset: Sendable {
         }
         await accounts.forget(.userSessions(userId: user.objectId))
         await accounts.audit.record(.passwordReset, userId: user.objectId)
-        accounts.notify(.passwordChanged, userId: user.objectId)
+        SecurityNotices(accounts: accounts).notify(.passwordChanged, userId: user.objectId)
         return .changed
     }
 

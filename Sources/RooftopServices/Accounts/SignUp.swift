@@ -125,7 +125,7 @@ package struct SignUp: Sendable {
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
         await accounts.audit.record(.signup, userId: user.objectId, detail: identities.first?.provider)
-        if token != nil { accounts.notify(.signedUp(installationId: installationId), userId: user.objectId) }
+        if token != nil { SecurityNotices(accounts: accounts).notify(.signedUp(installationId: installationId), userId: user.objectId) }
         await accounts.afterUserSave(user.objectId, original: nil, principal: principal)
         if let verifyToken { await accounts.sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
         if verifyToken != nil && accounts.config.preventSignupWithUnverifiedEmail { throw Accounts.emailNotVerified }
