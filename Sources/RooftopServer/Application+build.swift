@@ -29,7 +29,8 @@ package func buildApplication(
     accountsConfig.contextWords.append(dependencies.http.appId)
     let accounts = Accounts(
         objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig,
-        providers: IdentityProviders.make(dependencies.auth, clock: clock, http: dependencies.providerHTTP), mail: dependencies.mail)
+        providers: IdentityProviders.make(dependencies.auth, clock: clock, http: dependencies.providerHTTP), mail: dependencies.mail,
+        logger: dependencies.logger)
     let files = Files(
         store: dependencies.fileStore, config: dependencies.files, clock: { clock.now() },
         isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },

@@ -1,6 +1,9 @@
 import Foundation
+import Logging
 import RooftopCore
+import RooftopCrypto
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// Account rules at the service level over a temporary SQLite file, with a clock the test moves:
@@ -91,5 +94,24 @@ import Testing
                 ($0 as? ParseError)?.code == .invalidSessionToken
             }
         }
+    }
+}
+
+/// The account use cases log through the logger they are given (the server's, with its
+/// `logFormat` and level), not a logger of their own.
+@Suite struct AccountLoggingTests: LiveServerTest {
+    @Test func auditFailuresGoToTheServersLogger() async throws {
+        let dir = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let opened = try await openStore(in: dir)
+        let objects = Objects(store: opened.store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: 0) })
+        let log = CapturedLog()
+        let accounts = Accounts(
+            objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: AccountsConfiguration(), logger: log.logger)
+        // A closed database fails the audit write: the failure is logged, the caller goes on.
+        await opened.close()
+        await accounts.audit.record(.login, userId: "abc")
+        #expect(log.messages.contains("audit log write failed"), "\(log.messages)")
+        #expect(log.levels.contains(.error))
     }
 }

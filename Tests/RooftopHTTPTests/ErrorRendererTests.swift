@@ -26,10 +26,11 @@ import Testing
     }
 }
 
-/// A logger that keeps the level of every entry.
-private final class CapturedLog: Sendable {
-    let entries = Mutex<[Logger.Level]>([])
-    var levels: [Logger.Level] { entries.withLock { $0 } }
+/// A logger that keeps the level and message of every entry.
+final class CapturedLog: Sendable {
+    let entries = Mutex<[(level: Logger.Level, message: String)]>([])
+    var levels: [Logger.Level] { entries.withLock { $0.map(\.level) } }
+    var messages: [String] { entries.withLock { $0.map(\.message) } }
     var logger: Logger {
         Logger(label: "test") { _ in Handler(sink: self) }
     }
@@ -43,7 +44,7 @@ private final class CapturedLog: Sendable {
             set { metadata[key] = newValue }
         }
         func log(event: LogEvent) {
-            sink.entries.withLock { $0.append(event.level) }
+            sink.entries.withLock { $0.append((event.level, "\(event.message)")) }
         }
     }
 }

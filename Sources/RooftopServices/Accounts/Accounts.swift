@@ -1,4 +1,4 @@
-import Logging
+package import Logging
 package import RooftopCore
 import RooftopMail
 package import RooftopStorage
@@ -108,15 +108,16 @@ package struct Accounts: Sendable {
     }
 
     /// Creates the use cases; `providers` are the enabled `authData` providers besides
-    /// `anonymous`, which `config.enableAnonymousUsers` governs.
+    /// `anonymous`, which `config.enableAnonymousUsers` governs. The audit log and the
+    /// background work log to `logger` (the server's, so its format and level reach them).
     package init(
         objects: Objects, hasher: any PasswordHasher, tokens: any SessionTokenSource, config: AccountsConfiguration,
-        providers: [any AuthProvider] = [], mail: AccountMail? = nil
+        providers: [any AuthProvider] = [], mail: AccountMail? = nil, logger: Logger = Logger(label: "rooftop.accounts")
     ) {
         self.mail = mail
         self.cache = SessionCache(now: objects.clock)
-        self.background = BackgroundWork(limit: 64, logger: Logger(label: "rooftop.accounts"))
-        self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: Logger(label: "rooftop.audit"), enabled: config.auditLog)
+        self.background = BackgroundWork(limit: 64, logger: logger)
+        self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)
         self.objects = objects
         let lookup = AsServer(objects: objects)
         self.server = AsServer(objects: objects) { error, operations in try await Self.accountError(error, operations, lookup: lookup) }
