@@ -25,7 +25,8 @@ package struct S3FileStore: FileStore {
     /// The client S3 is called with: the system's trust roots and `caFile`'s certificates (an
     /// S3-compatible store behind an internal certificate authority).
     package static func client(caFile: String?) throws(OutboundTrustError) -> HTTPClient {
-        try OutboundClients.client("s3", configuration: HTTPClient.Configuration(), caFile: caFile)
+        // Redirects refused, like every outbound client: a signed request is never replayed elsewhere.
+        try OutboundClients.client("s3", configuration: HTTPClient.Configuration(redirectConfiguration: .disallow), caFile: caFile)
     }
 
     /// A store in `configuration`'s bucket, over `client`.

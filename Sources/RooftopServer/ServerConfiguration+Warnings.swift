@@ -20,7 +20,7 @@ extension ServerConfiguration {
                 "mail.from is not set: mail is sent from no-reply@localhost, which receiving servers refuse or file as spam; "
                     + "set mail.from (an address of your domain) in the configuration file or ROOFTOP_MAIL")
         }
-        for provider in auth where provider.kind == .github && ((provider.clientIds.first ?? "").isEmpty || provider.clientSecret == nil) {
+        for provider in auth where provider.kind == .github && ((provider.clientIds.first ?? "").isEmpty || (provider.clientSecret ?? "").isEmpty) {
             warnings.append(
                 "auth.\(provider.name) has no clientId and clientSecret: GitHub access tokens are refused, since only GitHub's token check "
                     + "with this app's credentials shows that a token was issued to this app and not to another one; set both")
@@ -34,13 +34,14 @@ extension ServerConfiguration {
         return warnings
     }
 
-    /// The non-loopback address the console answers over plain http, when it does: the public
-    /// URL when one is set and is not https, else the listening host when it is not loopback.
+    /// The non-loopback address the console answers over plain http, when it does: none behind
+    /// an https public URL; else the public URL's host when it is not loopback, else the
+    /// listening host when it is not loopback.
     var consoleOverPlainHTTP: String? {
         guard console.enabled else { return nil }
         if let url = (publicServerURL ?? serverURL).flatMap(URLComponents.init(string:)) {
-            guard url.scheme?.lowercased() != "https", let host = url.host, !AddressRange.isLoopbackHost(host) else { return nil }
-            return host
+            if url.scheme?.lowercased() == "https" { return nil }
+            if let name = url.host, !AddressRange.isLoopbackHost(name) { return name }
         }
         return AddressRange.isLoopbackHost(host) ? nil : host
     }

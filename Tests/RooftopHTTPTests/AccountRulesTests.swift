@@ -108,9 +108,10 @@ import Testing
         let log = CapturedLog()
         let accounts = Accounts(
             objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: AccountsConfiguration(), logger: log.logger)
-        // A closed database fails the audit write: the failure is logged, the caller goes on.
+        // A value no store takes (NUL, refused by SQLite and PostgreSQL alike) fails the audit
+        // write: the failure is logged, the caller goes on.
+        await accounts.audit.record(.login, userId: "abc", detail: "nul\u{0}")
         await opened.close()
-        await accounts.audit.record(.login, userId: "abc")
         #expect(log.messages.contains("audit log write failed"), "\(log.messages)")
         #expect(log.levels.contains(.error))
     }

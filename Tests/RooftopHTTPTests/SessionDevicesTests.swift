@@ -59,6 +59,8 @@ import Testing
                 #"{"lastUsedAt":{"__type":"Date","iso":"2000-01-01T00:00:00.000Z"}}"#, #"{"createdAddress":"1.2.3.0/24"}"#, #"{"current":true}"#,
                 #"{"deviceName":"Ana's iPhone"}"#, #"{"deviceType":"ios"}"#, #"{"appName":"Todo"}"#, #"{"appVersion":"2.1"}"#,
                 #"{"installationId":"\#(Self.phone)"}"#, #"{"deviceName":{"__op":"Delete"}}"#,
+                // Dot paths into the server's fields, whatever their type in the schema.
+                #"{"createdWith.authProvider":"password"}"#, #"{"deviceName.x":"y"}"#, #"{"restricted.x":true}"#,
             ] {
                 for (id, token) in [(laptopId, laptop), (phoneId, phone)] {
                     let reply = try await call(client, .put, "/parse/sessions/\(id)", body: body, headers: ["X-Parse-Session-Token": token])
@@ -67,10 +69,10 @@ import Testing
                 #expect(try await call(client, .put, "/parse/sessions/\(laptopId)", body: body, master: true).json["code"] == 105, "\(body)")
             }
             // Nor open a further session that names itself.
-            let posing = try await call(
-                client, .post, "/parse/sessions", body: #"{"deviceName":"Ana's iPhone","deviceType":"ios"}"#,
-                headers: ["X-Parse-Session-Token": laptop])
-            #expect(posing.json["code"] == 105, "\(posing.json)")
+            for body in [#"{"deviceName":"Ana's iPhone","deviceType":"ios"}"#, #"{"createdWith.authProvider":"password"}"#, #"{"appName.x":"y"}"#] {
+                let posing = try await call(client, .post, "/parse/sessions", body: body, headers: ["X-Parse-Session-Token": laptop])
+                #expect(posing.json["code"] == 105, "\(body): \(posing.json)")
+            }
             let after = try #require(
                 try await call(client, .get, "/parse/sessions", headers: ["X-Parse-Session-Token": phone]).json["results"]?.arrayValue)
             let laptopNow = try #require(after.first { $0["objectId"]?.stringValue == laptopId })

@@ -39,6 +39,7 @@ import Testing
             let warnings = try warnings(github)
             #expect(warnings.count == 1 && warnings.first?.contains("auth.github") == true && warnings.first?.contains("clientSecret") == true)
         }
+        #expect(try warnings(["clientId": "Iv1.abc", "clientSecret": ""]).count == 1, "an empty secret checks nothing either")
         #expect(try warnings(["clientId": "Iv1.abc", "clientSecret": "s3cret"]).isEmpty)
     }
 }
@@ -53,7 +54,10 @@ import Testing
     }
 
     @Test func plainHTTPToAnotherMachineIsNamed() throws {
-        for values: [String: JSON] in [["host": "0.0.0.0"], ["publicServerURL": "http://api.example.com/parse"], ["host": "192.0.2.7"]] {
+        for values: [String: JSON] in [
+            ["host": "0.0.0.0"], ["publicServerURL": "http://api.example.com/parse"], ["host": "192.0.2.7"],
+            ["publicServerURL": "http://localhost:1337/parse", "host": "0.0.0.0"],
+        ] {
             let warnings = try warnings(values)
             #expect(warnings.count == 1 && warnings.first?.contains("plain http") == true, "\(values): \(warnings)")
         }

@@ -66,7 +66,7 @@ package struct BrowserSignIn: Sendable {
         flow["link"] = linkUser.map(JSON.string)
         let url = try await provider.authorizationURL(
             AuthorizationRequest(redirectURI: callback, state: state, nonce: nonce, codeChallenge: accounts.tokens.pkceChallenge(verifier)))
-        try await accounts.objects.store.putOneTime(
+        try await accounts.server.store.putOneTime(
             key: "flow:" + accounts.tokens.digest(state), value: String(decoding: JSONWriter.bytes(.object(flow)), as: UTF8.self),
             expiresAt: accounts.objects.clock().millisecondsSince1970 + Self.browserFlowLifetime)
         return url
@@ -88,7 +88,7 @@ package struct BrowserSignIn: Sendable {
         }
         guard let state = query["state"], !state.isEmpty, state.utf8.count <= 512 else { return .failed(expired) }
         let now = accounts.objects.clock().millisecondsSince1970
-        guard let text = try await accounts.objects.store.takeOneTime(key: "flow:" + accounts.tokens.digest(state), now: now),
+        guard let text = try await accounts.server.store.takeOneTime(key: "flow:" + accounts.tokens.digest(state), now: now),
             case .object(let flow)? = try? JSONParser.parse(Array(text.utf8)),
             let redirectURI = flow["redirectURI"]?.stringValue, let challenge = flow["challenge"]?.stringValue,
             let verifier = flow["verifier"]?.stringValue, let nonce = flow["nonce"]?.stringValue, let callback = flow["callback"]?.stringValue
@@ -118,7 +118,7 @@ package struct BrowserSignIn: Sendable {
             let appCode = accounts.tokens.newSecret()
             var record: [String: JSON] = ["identity": Self.encode(identity), "challenge": .string(challenge)]
             record["link"] = link.map(JSON.string)
-            try await accounts.objects.store.putOneTime(
+            try await accounts.server.store.putOneTime(
                 key: "code:" + accounts.tokens.digest(appCode), value: String(decoding: JSONWriter.bytes(.object(record)), as: UTF8.self),
                 expiresAt: accounts.objects.clock().millisecondsSince1970 + Self.appCodeLifetime)
             return .redirect(Self.appending(redirectURI, [("code", appCode), ("state", appState)]))
@@ -139,7 +139,7 @@ package struct BrowserSignIn: Sendable {
             throw ParseError(.invalidJSON, "code_verifier must be the app's PKCE verifier (43 to 128 characters).")
         }
         let now = accounts.objects.clock().millisecondsSince1970
-        guard let text = try await accounts.objects.store.takeOneTime(key: "code:" + accounts.tokens.digest(code), now: now),
+        guard let text = try await accounts.server.store.takeOneTime(key: "code:" + accounts.tokens.digest(code), now: now),
             case .object(let record)? = try? JSONParser.parse(Array(text.utf8)), let identity = record["identity"].flatMap(Self.decode),
             let challenge = record["challenge"]?.stringValue
         else { throw invalid }
@@ -251,7 +251,7 @@ extension BrowserSignIn {
         }
         let code = accounts.tokens.newSecret()
         let record: JSON = ["user": .string(userId), "provider": .string(name), "challenge": .string(challenge)]
-        try await accounts.objects.store.putOneTime(
+        try await accounts.server.store.putOneTime(
             key: "link:" + accounts.tokens.digest(code), value: String(decoding: JSONWriter.bytes(record), as: UTF8.self),
             expiresAt: accounts.objects.clock().millisecondsSince1970 + Self.linkCodeLifetime)
         return ["linkCode": .string(code), "expiresIn": .number(Double(Self.linkCodeLifetime / 1000))]
@@ -262,7 +262,7 @@ extension BrowserSignIn {
         let invalid = ParseError(.invalidSessionToken, "The link code is invalid, expired or already used. Start the link again from the app.")
         guard Self.isPKCEValue(code, length: 43...43) else { throw invalid }
         let now = accounts.objects.clock().millisecondsSince1970
-        guard let text = try await accounts.objects.store.takeOneTime(key: "link:" + accounts.tokens.digest(code), now: now),
+        guard let text = try await accounts.server.store.takeOneTime(key: "link:" + accounts.tokens.digest(code), now: now),
             case .object(let record)? = try? JSONParser.parse(Array(text.utf8)), let userId = record["user"]?.stringValue,
             record["provider"]?.stringValue == name, record["challenge"]?.stringValue == challenge
         else { throw invalid }

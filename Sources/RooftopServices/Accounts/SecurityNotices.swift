@@ -165,7 +165,7 @@ package struct SecurityNotices: Sendable {
     /// Records that `address` was `userId`'s email until now (under a digest of the address).
     func rememberPreviousEmail(_ address: String, of userId: String) async throws {
         let expires = accounts.objects.clock().millisecondsSince1970 + Self.previousEmailGrace
-        try await accounts.objects.store.putOneTime(
+        try await accounts.server.store.putOneTime(
             key: Self.previousEmailKey(address, accounts.tokens), value: "\(expires)\n\(userId)\n\(address)", expiresAt: expires)
     }
 
@@ -174,10 +174,10 @@ package struct SecurityNotices: Sendable {
     func previousOwner(of address: String) async throws -> (user: StoredObject, address: String)? {
         let key = Self.previousEmailKey(address, accounts.tokens)
         let now = accounts.objects.clock().millisecondsSince1970
-        guard let text = try await accounts.objects.store.takeOneTime(key: key, now: now) else { return nil }
+        guard let text = try await accounts.server.store.takeOneTime(key: key, now: now) else { return nil }
         let parts = text.split(separator: "\n", maxSplits: 2).map(String.init)
         guard parts.count == 3, let expires = Int64(parts[0]) else { return nil }
-        try await accounts.objects.store.putOneTime(key: key, value: text, expiresAt: expires)
+        try await accounts.server.store.putOneTime(key: key, value: text, expiresAt: expires)
         // Only while the address is still someone's old one: not an account's current email.
         guard let user = try await accounts.user(parts[1]),
             user.fields["email"]?.stringValue.map(AccountKey.normalize) != AccountKey.normalize(parts[2])

@@ -55,16 +55,24 @@ package struct SessionManagement: Sendable {
     /// `createdWith` belong to the server (105).
     package func updateSession(_ sessionId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
         _ = try await accounts.ownSession(sessionId, principal: principal)
-        for key in body.keys where Self.serverOwnedSessionFields.contains(key) || key == "ACL" {
-            throw ParseError(.invalidKeyName, "Cannot modify \(key) of a session.")
-        }
+        if body["ACL"] != nil { throw ParseError(.invalidKeyName, "Cannot modify ACL of a session.") }
         var write = try ObjectWrite(body: body, isCreate: false)
+        try Self.refuseServerFields(write, creating: false)
         write.objectId = nil
         let outcome = try await accounts.server.write([
             AsServer.update(.session, sessionId, at: accounts.objects.clock(), write)
         ])
         guard let first = outcome.first else { throw ParseError.internalError }
         return try Objects.response(to: first)
+    }
+
+    /// Refuses a write that touches a server field at any depth (`createdWith.authProvider`,
+    /// `deviceName.x` and `deviceName` alike): 105 naming the field.
+    static func refuseServerFields(_ write: ObjectWrite, creating: Bool) throws(ParseError) {
+        for (path, _) in write.operations where serverOwnedSessionFields.contains(path.field.rawValue) {
+            let field = path.field.rawValue
+            throw ParseError(.invalidKeyName, creating ? "Cannot set \(field) on a session." : "Cannot modify \(field) of a session.")
+        }
     }
 
     /// `DELETE /sessions/:id`: ends one of the caller's sessions at once (the cache forgets it).
@@ -80,9 +88,11 @@ package struct SessionManagement: Sendable {
         guard let userId = principal.userId else { throw Accounts.invalidToken }
         // `installationId` names the installation the device fields are read from (Parse's
         // field); the fields themselves are the server's.
-        for key in body.keys where (Self.serverOwnedSessionFields.contains(key) && key != "installationId") || key == "ACL" || key == "objectId" {
-            throw ParseError(.invalidKeyName, "Cannot set \(key) on a session.")
-        }
+        for key in ["ACL", "objectId"] where body[key] != nil { throw ParseError(.invalidKeyName, "Cannot set \(key) on a session.") }
+        var extra = body
+        extra["installationId"] = nil
+        let custom = try ObjectWrite(body: extra, isCreate: true)
+        try Self.refuseServerFields(custom, creating: true)
         let token = accounts.tokens.newToken()
         let installation = body["installationId"]?.stringValue ?? installationId
         let now = accounts.objects.clock()
@@ -91,9 +101,7 @@ package struct SessionManagement: Sendable {
                 userId: userId, token: token, action: "create", installationId: installation, at: now,
                 device: await accounts.deviceFields(installationId: installation, at: now))
         else { throw ParseError.internalError }
-        var extra = body
-        extra["installationId"] = nil
-        write.operations += try ObjectWrite(body: extra, isCreate: true).operations
+        write.operations += custom.operations
         try await accounts.server.write([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])
         try await accounts.trimSessions(of: userId, keeping: id)
         return [
