@@ -45,8 +45,11 @@ package struct AddressRange: Sendable, Equatable {
             name = String(name[..<colon])
         }
         if name == "localhost" || name.hasSuffix(".localhost") { return true }
-        return AddressRange("127.0.0.0/8")?.contains(name) == true || AddressRange("::1")?.contains(name) == true
+        return loopback.contains { $0.contains(name) }
     }
+
+    /// `127.0.0.0/8` and `::1`.
+    static let loopback = ["127.0.0.0/8", "::1"].compactMap(AddressRange.init)
 
     /// Whether any of `entries` (addresses or CIDR blocks) contains `address`.
     package static func any(_ entries: [String], contains address: String) -> Bool {

@@ -19,23 +19,19 @@ package struct GitHubProvider: AuthProvider {
     let oauth: OAuthClient
     /// The client providers are called with.
     let http: ProviderHTTP
-    let clientId: String?
-    let clientSecret: String?
+    /// The token check's credentials; nil when `clientId` or `clientSecret` is missing.
+    let credentials: (id: String, secret: String)?
 
     init(_ settings: ProviderSettings, http: ProviderHTTP) {
         self.http = http
         name = settings.name
         api = settings.apiURL ?? ProviderSettings.githubAPI
-        clientId = settings.clientIds.first.flatMap { $0.isEmpty ? nil : $0 }
-        clientSecret = settings.clientSecret.flatMap { $0.isEmpty ? nil : $0 }
+        credentials = settings.clientCredentials
         oauth = OAuthClient(
             clientId: settings.clientIds.first, clientSecret: settings.clientSecret.map(ClientSecret.fixed),
             authorizationEndpoint: settings.authorizationEndpoint ?? ProviderSettings.githubAuthorize,
             tokenEndpoint: settings.tokenEndpoint ?? ProviderSettings.githubToken, discovery: nil, http: http)
     }
-
-    /// Whether native tokens can be checked: the app's client id and secret are both set.
-    package var checksTokens: Bool { clientId != nil && clientSecret != nil }
 
     /// The user id an access token belongs to (`GET /user`), for the browser flow (whose token
     /// `validate` then checks like any other).
@@ -54,7 +50,7 @@ package struct GitHubProvider: AuthProvider {
         guard let token = data["access_token"]?.stringValue, !token.isEmpty, !token.contains(where: \.isNewline) else {
             throw refused("needs an access_token")
         }
-        guard let clientId, let clientSecret else {
+        guard let (clientId, clientSecret) = credentials else {
             throw ParseError(
                 .objectNotFound, "authData.\(name) tokens are not accepted: the server has no GitHub clientId and clientSecret to check them with.")
         }

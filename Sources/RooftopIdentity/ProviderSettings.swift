@@ -63,6 +63,12 @@ package struct ProviderSettings: Sendable, Equatable, CustomStringConvertible, C
         self.apiURL = apiURL
     }
 
+    /// The client id and secret, when both are set (not empty): what GitHub's token check needs.
+    package var clientCredentials: (id: String, secret: String)? {
+        guard let id = clientIds.first, !id.isEmpty, let secret = clientSecret, !secret.isEmpty else { return nil }
+        return (id, secret)
+    }
+
     /// The settings without secrets, for messages and logs.
     package var description: String {
         "\(kind.rawValue) provider \(name) (clientIds \(clientIds)\(clientSecret == nil ? "" : ", a client secret")"

@@ -20,7 +20,7 @@ extension ServerConfiguration {
                 "mail.from is not set: mail is sent from no-reply@localhost, which receiving servers refuse or file as spam; "
                     + "set mail.from (an address of your domain) in the configuration file or ROOFTOP_MAIL")
         }
-        for provider in auth where provider.kind == .github && ((provider.clientIds.first ?? "").isEmpty || (provider.clientSecret ?? "").isEmpty) {
+        for provider in auth where provider.kind == .github && provider.clientCredentials == nil {
             warnings.append(
                 "auth.\(provider.name) has no clientId and clientSecret: GitHub access tokens are refused, since only GitHub's token check "
                     + "with this app's credentials shows that a token was issued to this app and not to another one; set both")
