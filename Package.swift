@@ -165,11 +165,12 @@ let package = Package(
         .target(
             name: "RooftopConsole",
             dependencies: [
-                "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopCrypto",
+                "RooftopCore", "RooftopServices", "RooftopHTTP",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), log,
                 .product(name: "Mustache", package: "swift-mustache", condition: server),
             ],
+            resources: [.embedInCode("Resources")],
             swiftSettings: upcoming
         ),
         // The composition root (Dependencies, buildApplication), the configuration table and the
@@ -249,7 +250,7 @@ let package = Package(
         ),
         .testTarget(name: "RooftopCoreTests", dependencies: ["RooftopCore"], swiftSettings: upcoming),
         .testTarget(name: "RooftopCryptoTests", dependencies: ["RooftopCore", "RooftopServices", "RooftopCrypto"], swiftSettings: upcoming),
-        .testTarget(name: "RooftopMailTests", dependencies: ["RooftopMail", "RooftopTesting", log], swiftSettings: upcoming),
+        .testTarget(name: "RooftopMailTests", dependencies: ["RooftopCore", "RooftopMail", "RooftopTesting", log], swiftSettings: upcoming),
         .testTarget(
             name: "RooftopStorageTests",
             dependencies: [

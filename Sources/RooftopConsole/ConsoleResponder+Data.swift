@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 package import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 /// The data pages: every class with a cheap count, and one class's objects as a table (paged by
 /// index, sorted, filtered through the API's own query parser).
@@ -11,22 +10,6 @@ extension ConsoleResponder {
     static let dataPageSize = 50
     /// Counting stops here on SQLite (and on PostgreSQL before its estimate is used).
     static let countCap = 10_000
-
-    func dataRoute(_ visit: inout ConsoleVisit, rest: [String]) async throws -> Response {
-        let method = visit.request.method
-        if rest.count == 1 { return method == .get ? try await classesPage(&visit) : visit.message(.notFound, "notFound", status: .notFound) }
-        guard let schema = try await consoleSchema(rest[1]) else { return visit.message(.notFound, "dataNoClass", status: .notFound) }
-        switch (method, rest.count) {
-        case (.get, 2): return try await tablePage(&visit, schema: schema)
-        case (_, 3) where rest[2] == "new" && !Self.creatable(schema.className):
-            return visit.message(.forbidden, "dataNoCreate", status: .forbidden)
-        case (.get, 3) where rest[2] == "new": return try await objectPage(&visit, schema: schema, id: nil)
-        case (.post, 3) where rest[2] == "new": return try await createObject(&visit, schema: schema)
-        case (.get, 3): return try await objectPage(&visit, schema: schema, id: rest[2])
-        case (.post, 4): return try await objectAction(&visit, schema: schema, id: rest[2], action: rest[3])
-        default: return visit.message(.notFound, "notFound", status: .notFound)
-        }
-    }
 
     /// The schema of a class named in a URL: only classes of the schema (never `_CONSOLE`, which
     /// is no class), looked up by the validated name.

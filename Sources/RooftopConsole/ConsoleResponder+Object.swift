@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 /// One object: view, typed editors, the ACL grid, create and delete, all through the API's
 /// `Objects` as the master, so triggers, validations and refusals are the API's.

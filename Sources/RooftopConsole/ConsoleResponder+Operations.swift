@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 /// The operations pages: the audit log (filtered, paged by the `createdAt` index) and the
 /// server's status.

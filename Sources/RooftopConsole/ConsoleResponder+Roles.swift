@@ -3,22 +3,11 @@ import HTTPTypes
 import Hummingbird
 import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 /// The roles pages: every role, one role's users and role inheritance, and the owner's changes,
 /// all through `_Role` writes as the API makes them (its name rules, its relation operations).
 extension ConsoleResponder {
     static let rolesPageSize = 100
-
-    func rolesRoute(_ visit: inout ConsoleVisit, rest: [String]) async throws -> Response {
-        switch (visit.request.method, rest.count) {
-        case (.get, 1): return try await rolesPage(&visit)
-        case (.post, 1): return try await createRole(&visit)
-        case (.get, 2): return try await rolePage(&visit, id: rest[1])
-        case (.post, 3): return try await roleAction(&visit, id: rest[1], action: rest[2])
-        default: return visit.message(.notFound, "notFound", status: .notFound)
-        }
-    }
 
     func rolesPage(_ visit: inout ConsoleVisit, notice: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws
         -> Response

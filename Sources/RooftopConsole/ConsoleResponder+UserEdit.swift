@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 /// A user's page, continued: the objects they own and the edit form of their fields.
 extension ConsoleResponder {

@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 /// "View as this user": what a find (or get) by the user would answer, read-only, audited.
 extension ConsoleResponder {

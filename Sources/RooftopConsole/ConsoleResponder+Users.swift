@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import RooftopCore
 import RooftopServices
-import RooftopStorage
 
 /// The users pages: search, one user's state (why can't they sign in?), and the owner's fixes.
 extension ConsoleResponder {

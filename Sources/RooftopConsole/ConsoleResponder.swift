@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 package import Hummingbird
+package import Logging
 import NIOCore
 package import RooftopCore
 import RooftopHTTP
@@ -50,11 +51,14 @@ package struct ConsoleResponder: Sendable {
     let publicURL: String?
     let status: ConsoleStatus
     let clock: @Sendable () -> ParseDate
+    /// Where failed pages are logged (the server's logger).
+    let logger: Logger
 
     /// Creates the console.
     package init(
         config: ConsoleConfiguration, admins: ConsoleAdmins, sessions: ConsoleSessions, accounts: Accounts, data: ConsoleData, limiter: RateLimiter,
-        trustedProxies: [String], publicURL: String?, status: ConsoleStatus, clock: @escaping @Sendable () -> ParseDate
+        trustedProxies: [String], publicURL: String?, status: ConsoleStatus, clock: @escaping @Sendable () -> ParseDate,
+        logger: Logger
     ) {
         self.config = config
         self.admins = admins
@@ -67,10 +71,15 @@ package struct ConsoleResponder: Sendable {
         self.publicURL = publicURL
         self.status = status
         self.clock = clock
+        self.logger = logger
     }
 
     /// Templates that failed to compile: empty unless a template edit broke one.
     package static var brokenTemplates: [String] { ConsoleTemplates.broken }
+
+    /// The names of the templates compiled into the binary, for the test that every file in
+    /// `Resources` is one of them.
+    package static var templateNames: [String] { ConsoleTemplates.sources.keys.sorted() }
 
     /// The message page in `language` with `text` as its heading: for the template tests.
     package static func renderMessage(heading: String, language: String) -> String {
@@ -88,24 +97,24 @@ package struct ConsoleResponder: Sendable {
         config.enabled && (path == config.path || path.hasPrefix(config.path + "/"))
     }
 
-    /// Answers one console request; never throws (a failure is a page).
+    /// Answers one console request; never throws: a refusal or failure is a page, and a
+    /// failure is logged (`failurePage`).
     package func respond(to request: Request, remoteIP: String?) async -> Response {
         let forwardedFor = ParseResponder.forwardedFor.flatMap { request.headers[$0] }
         let ip = ParseResponder.clientIP(socket: remoteIP, forwardedFor: forwardedFor, trusted: trustedProxies)
         var visit = ConsoleVisit(request: request, base: config.path, language: Self.language(request), secure: isSecure(request, remoteIP))
         visit.outbox = status.outbox != nil
+        visit.ip = ip
         var response: Response
         if !config.allowedAddresses.isEmpty && !(ip.map { AddressRange.any(config.allowedAddresses, contains: $0) } ?? false) {
             response = visit.message(.forbidden, "refusedAddress", status: .forbidden)
         } else {
             do {
                 response = try await ClientInfo.$current.withValue(ClientInfo(ip: ip, userAgent: request.headers[.userAgent])) {
-                    try await route(&visit, ip: ip)
+                    try await answer(&visit)
                 }
-            } catch let error as HTTPError {
-                response = visit.message(error.status, "notFound", status: error.status)
             } catch {
-                response = visit.message(.internalServerError, "notFound", status: .internalServerError, heading: "Error")
+                response = failurePage(error, visit)
             }
         }
         if let language = visit.setLanguage {
@@ -113,6 +122,20 @@ package struct ConsoleResponder: Sendable {
         }
         Self.addSecurityHeaders(&response.headers)
         return response
+    }
+
+    /// The one place a console failure becomes a page: an HTTP refusal (a form too large) is its
+    /// status; anything else is a 500 that says nothing of its cause, which goes to the log.
+    func failurePage(_ error: any Error, _ visit: ConsoleVisit) -> Response {
+        let path = visit.request.uri.path
+        if let refusal = error as? HTTPError {
+            logger.debug("console refused a request", metadata: ["path": "\(path)", "status": "\(refusal.status.code)"])
+            return visit.message(refusal.status, "notFound", status: refusal.status)
+        }
+        logger.error(
+            "console page failed",
+            metadata: ["path": "\(path)", "method": "\(visit.request.method)", "admin": "\(visit.admin?.name ?? "-")", "error": "\(error)"])
+        return visit.message(.internalServerError, "notFound", status: .internalServerError, heading: "Error")
     }
 
     /// TLS ends at the server only behind a proxy here: HTTPS when the public URL says so, or a
@@ -123,10 +146,11 @@ package struct ConsoleResponder: Sendable {
         return request.headers[name]?.lowercased() == "https"
     }
 
-    private func route(_ visit: inout ConsoleVisit, ip: String?) async throws -> Response {
-        let rest = visit.request.uri.path.dropFirst(config.path.count).split(separator: "/").map(String.init)
+    /// The console's pipeline, in order: the language switch, the method, the POST's origin and
+    /// form, the route, the session, the CSRF token and the role the route needs, the handler.
+    private func answer(_ visit: inout ConsoleVisit) async throws -> Response {
+        let path = visit.request.uri.path.dropFirst(config.path.count).split(separator: "/").map(String.init)
         let method = visit.request.method
-        if method == .get, rest.count == 2, rest[0] == "assets" { return asset(rest[1]) }
         if method == .get, let lang = visit.query["lang"], ConsoleText.languages.contains(lang) {
             visit.language = lang
             visit.setLanguage = lang
@@ -138,69 +162,27 @@ package struct ConsoleResponder: Sendable {
             guard Self.isSameOrigin(visit.request) else { return visit.message(.forbidden, "crossOrigin", status: .forbidden) }
             visit.form = try await Self.readForm(visit.request)
         }
-        if rest == ["login"] { return method == .get ? loginPage(&visit) : try await logIn(&visit, ip: ip) }
-        // Everything else needs a session.
-        guard let token = visit.cookie(named: "rooftop_console"), let (name, session) = try await sessions.resume(token),
-            let admin = try await admins.admin(name)
-        else {
-            if method == .post { return visit.message(.forbidden, "badToken", status: .forbidden) }
-            return Self.redirect(visit.base + "/login")
-        }
-        visit.admin = (name, admin.role, session.csrf)
-        if method == .post {
-            guard ConsoleSessions.csrfMatches(visit.form["csrf"], session.csrf) else {
-                return visit.message(.forbidden, "badToken", status: .forbidden)
+        let matched = Self.route(method, path)
+        // An unknown URL asks as much as any page would: a visitor without a session learns
+        // nothing of which URLs exist.
+        let access = matched?.0.access ?? (method == .post ? .owner : .signedIn)
+        if access != .anyone {
+            guard let token = visit.cookie(named: "rooftop_console"), let (name, session) = try await sessions.resume(token),
+                let admin = try await admins.admin(name)
+            else {
+                if method == .post { return visit.message(.forbidden, "badToken", status: .forbidden) }
+                return Self.redirect(visit.base + "/login")
             }
-            if rest == ["logout"] {
-                try await sessions.close(token)
-                await ClientInfo.$current.withValue(visit.client) { await accounts.audit.record(.adminLogout, userId: nil, detail: name) }
-                var response = Self.redirect(visit.base + "/login")
-                response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console", "", maxAge: 0)))
-                return response
+            visit.admin = (name, admin.role, session.csrf)
+            if method == .post {
+                guard ConsoleSessions.csrfMatches(visit.form["csrf"], session.csrf) else {
+                    return visit.message(.forbidden, "badToken", status: .forbidden)
+                }
+                guard access != .owner || admin.role == .owner else { return visit.message(.forbidden, "forbidden", status: .forbidden) }
             }
-            guard admin.role == .owner else { return visit.message(.forbidden, "forbidden", status: .forbidden) }
         }
-        return try await ClientInfo.$current.withValue(visit.client) { try await page(&visit, rest: rest) }
-    }
-
-    private func page(_ visit: inout ConsoleVisit, rest: [String]) async throws -> Response {
-        let method = visit.request.method
-        switch (method, rest.first, rest.count) {
-        case (.get, nil, _): return Self.redirect(visit.base + "/users")
-        case (.get, "users", 1): return try await usersPage(&visit)
-        case (.get, "users", 2): return try await userPage(&visit, id: rest[1])
-        case (.get, "users", 3) where rest[2] == "view-as": return try await viewAsPage(&visit, id: rest[1])
-        case (.post, "users", 3) where rest[2] == "edit": return try await editUser(&visit, id: rest[1])
-        case (.post, "users", 3): return try await userAction(&visit, id: rest[1], action: rest[2])
-        case (.post, "users", 5) where rest[2] == "sessions" && rest[4] == "revoke":
-            return try await revokeSession(&visit, id: rest[1], session: rest[3])
-        case (.get, "schema", 1): return try await schemaListPage(&visit)
-        case (.post, "schema", 1): return try await createClass(&visit)
-        case (.get, "schema", 2): return try await schemaPage(&visit, name: rest[1])
-        case (.post, "schema", 3): return try await schemaAction(&visit, name: rest[1], action: rest[2])
-        case (.get, "audit", 1): return try await auditPage(&visit)
-        case (.get, "status", 1): return await statusPage(&visit)
-        case (.get, "export", 1), (.get, "backup", 1): return exportPage(&visit)
-        case (.post, "export", 1): return await exportDownload(&visit)
-        case (.post, "backup", 1): return await backupDownload(&visit)
-        case (.get, "outbox", 1): return outboxPage(&visit)
-        case (.get, "outbox", 2): return outboxMessage(&visit, name: rest[1])
-        case (_, "data", _): return try await dataRoute(&visit, rest: rest)
-        case (_, "roles", _): return try await rolesRoute(&visit, rest: rest)
-        default: return visit.message(.notFound, "notFound", status: .notFound)
-        }
-    }
-
-    private func asset(_ name: String) -> Response {
-        let (type, text): (String, String)
-        switch name {
-        case "console.css": (type, text) = ("text/css; charset=utf-8", ConsoleAssets.stylesheet)
-        case "console.js": (type, text) = ("text/javascript; charset=utf-8", ConsoleAssets.script)
-        default: return Response(status: .notFound)
-        }
-        var headers = HTTPFields()
-        headers[.contentType] = type
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+        guard let (route, parameters) = matched else { return visit.message(.notFound, "notFound", status: .notFound) }
+        return try await ClientInfo.$current.withValue(visit.client) { try await route.handler(self, &visit, parameters) }
     }
 
     /// Whether a POST came from the console's own pages, as the browser tells: `Sec-Fetch-Site`
@@ -217,21 +199,9 @@ package struct ConsoleResponder: Sendable {
         return authority == (url.port.map { "\(host):\($0)" } ?? host)
     }
 
-    /// `Content-Security-Policy`: scripts and styles from this server only (no inline script),
-    /// forms only to itself, never framed. Nothing is cached; the referrer goes to the console
-    /// itself only (`Referrer-Policy: same-origin`, so its own form posts carry an `Origin`).
-    package static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; "
-        + "frame-ancestors 'none'; base-uri 'none'"
-
-    static func addSecurityHeaders(_ headers: inout HTTPFields) {
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.cacheControl] = "no-store"
-        for (name, value) in [("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")] {
-            if let field = HTTPField.Name(name) { headers[field] = value }
-        }
-    }
+    /// The console's pages carry the server's page headers; the referrer goes to the console
+    /// itself only, so its own form posts carry an `Origin` (see `isSameOrigin`).
+    static func addSecurityHeaders(_ headers: inout HTTPFields) { PageHeaders.add(to: &headers, referrer: .sameOrigin) }
 
     /// The values of the `confirmDelete` template: the section's heading, where the form
     /// posts, and the name the owner must type to delete, with its label and hint (words
@@ -266,18 +236,10 @@ package struct ConsoleResponder: Sendable {
     static func language(_ request: Request) -> String {
         let cookies = ConsoleVisit.parseCookies(request.headers[.cookie])
         // Either scheme's name (see `ConsoleVisit.cookie`): a language is no secret.
-        if let chosen = cookies["__Host-rooftop_console_lang"] ?? cookies["rooftop_console_lang"], ConsoleText.languages.contains(chosen) {
-            return chosen
-        }
-        let ranges = (request.headers[.acceptLanguage] ?? "").split(separator: ",").compactMap { item -> (String, Double)? in
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let tag = parts.first?.lowercased(), !tag.isEmpty else { return nil }
-            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return (tag, q)
-        }
-        for (tag, _) in ranges.sorted(by: { $0.1 > $1.1 }) where tag.hasPrefix("ja") || tag.hasPrefix("en") {
-            return tag.hasPrefix("ja") ? "ja" : "en"
-        }
-        return "en"
+        let chosen = cookies["__Host-rooftop_console_lang"] ?? cookies["rooftop_console_lang"]
+        return languages.choose(userLocale: chosen, acceptLanguage: request.headers[.acceptLanguage])
     }
+
+    /// The console's languages, English unless the visitor prefers another.
+    static let languages = LanguageChooser(available: Set(ConsoleText.languages), fallback: "en")
 }

@@ -20,6 +20,8 @@ struct ConsoleVisit {
     var form: [String: String] = [:]
     /// The signed-in admin: name, role and the session's CSRF token.
     var admin: (name: String, role: ConsoleRole, csrf: String)?
+    /// The client's address (behind trusted proxies, the forwarded one).
+    var ip: String?
     /// Whether the nav shows the mail outbox (mail is written to files).
     var outbox = false
 

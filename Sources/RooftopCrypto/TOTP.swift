@@ -1,4 +1,6 @@
 import Crypto
+import RooftopCore
+package import RooftopServices
 
 /// Time-based one-time passwords (RFC 6238 over RFC 4226's HOTP): HMAC-SHA-1, 6 digits, 30-second
 /// steps — what every authenticator app reads from an `otpauth://` URI.
@@ -37,53 +39,10 @@ package enum TOTP {
         var found: Int64?
         let current = step(atSeconds: now)
         for candidate in [current - 1, current, current + 1] {
-            let expected = Array(self.code(secret: secret, step: candidate).utf8)
-            var difference: UInt8 = 0
-            for index in 0..<6 { difference |= expected[index] ^ given[index] }
-            if difference == 0 && found == nil { found = candidate }
+            let matches = ConstantTime.equals(self.code(secret: secret, step: candidate).utf8, given)
+            if matches && found == nil { found = candidate }
         }
         return found
-    }
-
-    /// RFC 4648 base32 without padding, as `otpauth://` URIs carry secrets.
-    package static func base32(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-        var result = ""
-        var buffer = 0
-        var bits = 0
-        for byte in bytes {
-            buffer = (buffer << 8) | Int(byte)
-            bits += 8
-            while bits >= 5 {
-                result.append(alphabet[(buffer >> (bits - 5)) & 31])
-                bits -= 5
-            }
-        }
-        if bits > 0 { result.append(alphabet[(buffer << (5 - bits)) & 31]) }
-        return result
-    }
-
-    /// Decodes base32 (case-insensitive, padding and spaces ignored); nil on any other character.
-    package static func decodeBase32(_ text: String) -> [UInt8]? {
-        var result: [UInt8] = []
-        var buffer = 0
-        var bits = 0
-        for character in text.uppercased() where character != "=" && character != " " {
-            guard let ascii = character.asciiValue else { return nil }
-            let value: Int
-            switch ascii {
-            case 65...90: value = Int(ascii) - 65
-            case 50...55: value = Int(ascii) - 24
-            default: return nil
-            }
-            buffer = ((buffer << 5) | value) & 0xFFFF
-            bits += 5
-            if bits >= 8 {
-                result.append(UInt8((buffer >> (bits - 8)) & 0xFF))
-                bits -= 8
-            }
-        }
-        return result
     }
 
     /// The `otpauth://totp/` URI an authenticator app scans.
@@ -93,11 +52,26 @@ package enum TOTP {
             return text.utf8.map { allowed.contains($0) ? String(UnicodeScalar($0)) : "%" + String($0, radix: 16, uppercase: true).leftPadded }
                 .joined()
         }
-        return "otpauth://totp/\(escape(issuer)):\(escape(account))?secret=\(base32(secret))&issuer=\(escape(issuer))"
+        return "otpauth://totp/\(escape(issuer)):\(escape(account))?secret=\(Base32.encode(secret))&issuer=\(escape(issuer))"
             + "&algorithm=SHA1&digits=6&period=30"
     }
 }
 
 extension String {
     fileprivate var leftPadded: String { count < 2 ? "0" + self : self }
+}
+
+/// The one-time codes the account and console use cases check (their port in RooftopServices),
+/// made here because their secrets and HMACs are this target's to make.
+package struct TOTPCodes: OneTimeCodes {
+    /// Creates the code source.
+    package init() {}
+
+    /// A new 160-bit secret.
+    package func newSecret() -> [UInt8] { TOTP.newSecret() }
+
+    /// The step within ±1 of `now` whose code is `code`, compared in constant time.
+    package func matchingStep(secret: [UInt8], code: String, atSeconds now: Int64) -> Int64? {
+        TOTP.matchingStep(secret: secret, code: code, atSeconds: now)
+    }
 }

@@ -33,12 +33,6 @@ struct HostedPage {
     var accountName: String? = nil
     var status: HTTPResponse.Status = .ok
 
-    /// `Content-Security-Policy`: script and styles only from our own files (no inline script
-    /// or style), forms only to ourselves, never framed.
-    static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; "
-        + "base-uri 'none'"
-
     /// The HTML response, from `templates`, linking the style sheet at `stylesheet`.
     func response(_ templates: PageTemplates, stylesheet: String) -> Response {
         let text = templates.text(kind, language: language)
@@ -97,15 +91,9 @@ struct HostedPage {
     /// The address of the asset `name` next to the style sheet at `stylesheet`.
     static func asset(_ name: String, besides stylesheet: String) -> String { String(stylesheet.dropLast("rooftop.css".count)) + name }
 
-    /// The headers every hosted page and its style sheet carry.
-    static func addSecurityHeaders(_ headers: inout HTTPFields) {
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.cacheControl] = "no-store"
-        for (name, value) in [("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY")] {
-            if let field = HTTPField.Name(name) { headers[field] = value }
-        }
-    }
+    /// The headers every hosted page and its style sheet carry; no referrer, as a page's
+    /// address may hold a one-time token.
+    static func addSecurityHeaders(_ headers: inout HTTPFields) { PageHeaders.add(to: &headers, referrer: .none) }
 
     /// One pass, so a value that looks like `{{content}}` stays text.
     static func fill(_ template: String, _ values: [String: String]) -> String { TextTemplate.fill(template, values) }

@@ -38,7 +38,7 @@ struct RequestAuthenticator {
             let secret = String(decoded[decoded.index(after: colon)...])
             if secret.hasPrefix("javascript-key=") { javascriptKey = String(secret.dropFirst(15)) } else { masterKey = masterKey ?? secret }
         }
-        if appId == nil || !RequestAuthenticator.constantTimeEquals(appId ?? "", config.appId) {
+        if appId == nil || !ConstantTime.equals(appId ?? "", config.appId) {
             // Aliases count only when the header is missing or wrong, as in Parse.
             guard let alias = body["_ApplicationId"]?.stringValue else { throw UnauthorizedError.unauthorized }
             appId = alias
@@ -49,9 +49,9 @@ struct RequestAuthenticator {
             installationId = body["_InstallationId"]?.stringValue ?? installationId
             for key in RequestAuthenticator.bodyAliases { body[key] = nil }
         }
-        guard let appId, RequestAuthenticator.constantTimeEquals(appId, config.appId) else { throw UnauthorizedError.unauthorized }
+        guard let appId, ConstantTime.equals(appId, config.appId) else { throw UnauthorizedError.unauthorized }
         var credentials = Credentials(sessionToken: sessionToken, installationId: installationId)
-        if let masterKey, RequestAuthenticator.constantTimeEquals(masterKey, config.masterKey) {
+        if let masterKey, ConstantTime.equals(masterKey, config.masterKey) {
             guard let clientIP, config.masterKeyIps.contains("0.0.0.0/0") || AddressRange.any(config.masterKeyIps, contains: clientIP) else {
                 throw UnauthorizedError.unauthorized
             }
@@ -65,21 +65,11 @@ struct RequestAuthenticator {
             ]
             let matched = supplied.contains { given, expected in
                 guard let given, let expected else { return false }
-                return RequestAuthenticator.constantTimeEquals(given, expected)
+                return ConstantTime.equals(given, expected)
             }
             guard matched else { throw UnauthorizedError.unauthorized }
         }
         return credentials
-    }
-
-    /// Compares secrets without an early exit, so timing does not reveal a matching prefix.
-    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        var diff = UInt8(x.count == y.count ? 0 : 1)
-        for i in 0..<max(x.count, y.count) {
-            diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
-        }
-        return diff == 0
     }
 }
 

@@ -93,7 +93,8 @@ struct AdminCommand: AsyncParsableCommand {
         do {
             try await database.using { store in
                 let admins = ConsoleAdmins(
-                    store: store, hasher: BcryptPasswordHasher(cost: 10), policy: configuration.accounts.passwordPolicy, clock: { WallClock().now() },
+                    store: store, hasher: BcryptPasswordHasher(cost: 10), codes: TOTPCodes(), policy: configuration.accounts.passwordPolicy,
+                    clock: { WallClock().now() },
                     lockoutThreshold: configuration.console.lockoutThreshold, lockoutDuration: configuration.console.lockoutDuration)
                 try await body(admins)
             }

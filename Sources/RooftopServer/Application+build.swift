@@ -96,7 +96,8 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, data: Console
     let clock = dependencies.clock
     let now: @Sendable () -> ParseDate = { clock.now() }
     let admins = ConsoleAdmins(
-        store: dependencies.store, hasher: dependencies.passwords, policy: policy, clock: now, lockoutThreshold: settings.lockoutThreshold,
+        store: dependencies.store, hasher: dependencies.passwords, codes: dependencies.oneTimeCodes, policy: policy, clock: now,
+        lockoutThreshold: settings.lockoutThreshold,
         lockoutDuration: settings.lockoutDuration)
     let sessions = ConsoleSessions(
         store: dependencies.store, tokens: dependencies.tokens,
@@ -111,7 +112,7 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, data: Console
         config: settings, admins: admins, sessions: sessions, accounts: accounts, data: data,
         limiter: RateLimiter(rules: [rule], store: dependencies.store, clock: now, namespace: "console:"),
         trustedProxies: dependencies.http.trustedProxies,
-        publicURL: dependencies.http.publicURL, status: status, clock: now)
+        publicURL: dependencies.http.publicURL, status: status, clock: now, logger: dependencies.logger)
 }
 
 /// The server's one responder: the console's paths go to the console, everything else to the

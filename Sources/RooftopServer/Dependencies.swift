@@ -1,6 +1,7 @@
 package import Logging
 package import NIOPosix
 package import RooftopConsole
+import RooftopCrypto
 package import RooftopHTTP
 package import RooftopIdentity
 package import RooftopServices
@@ -24,6 +25,8 @@ package struct Dependencies: Sendable {
     package var passwords: any PasswordHasher
     /// Makes session tokens.
     package var tokens: any SessionTokenSource
+    /// Mints and checks one-time codes (TOTP) for the console's admins.
+    package var oneTimeCodes: any OneTimeCodes = TOTPCodes()
     /// Account mail (verification, reset), when configured.
     package var mail: AccountMail?
     /// The time every expiry and periodic job is measured on.

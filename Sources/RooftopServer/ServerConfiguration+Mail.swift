@@ -105,7 +105,7 @@ extension ServerConfiguration {
         let name = appName ?? appId
         return AccountMail(
             queue: MailQueue(transport: transport, logger: logger), templates: templates,
-            locale: MailLocale(available: templates.languages.union(pages.languages), fallback: mail.defaultLocale),
+            locale: LanguageChooser(available: templates.languages.union(pages.languages), fallback: mail.defaultLocale),
             from: mail.from ?? "\(name) <no-reply@localhost>",
             appName: name, publicServerURL: url, appId: appId)
     }

@@ -1,4 +1,4 @@
-import RooftopCore
+package import RooftopCore
 
 /// One object as its row holds it: the columns as text, the document not yet parsed.
 ///

@@ -34,7 +34,8 @@ extension LiveServerTest {
     /// The console's admins over `store` (the hasher and policy the test server uses).
     func consoleAdmins(_ store: any DataStore, clock: any ServerClock = WallClock(), threshold: Int = 5) -> ConsoleAdmins {
         ConsoleAdmins(
-            store: store, hasher: BcryptPasswordHasher(cost: 4), policy: PasswordPolicy(), clock: { clock.now() }, lockoutThreshold: threshold,
+            store: store, hasher: BcryptPasswordHasher(cost: 4), codes: TOTPCodes(), policy: PasswordPolicy(), clock: { clock.now() },
+            lockoutThreshold: threshold,
             lockoutDuration: 900)
     }
 

@@ -6,6 +6,7 @@ import RooftopCore
 import RooftopHTTP
 import RooftopMail
 import RooftopServer
+import RooftopServices
 import RooftopTesting
 import Testing
 

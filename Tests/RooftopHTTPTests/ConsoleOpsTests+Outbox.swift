@@ -4,6 +4,7 @@ import HummingbirdTesting
 import RooftopConsole
 import RooftopMail
 import RooftopServer
+import RooftopServices
 import RooftopTesting
 import Testing
 

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import RooftopConsole
 import RooftopCore
+import RooftopServices
 import RooftopTesting
 import Testing
 

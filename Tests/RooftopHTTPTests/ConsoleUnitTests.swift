@@ -1,5 +1,7 @@
+import Foundation
 import RooftopConsole
 import RooftopHTTP
+import RooftopServices
 import Testing
 
 /// Fast checks of the console's parts: templates compile and escape, both languages have every
@@ -12,6 +14,13 @@ import Testing
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;"))
         #expect(!html.contains("<img"))
         #expect(html.contains("このページはありません。"))
+    }
+
+    @Test func everyTemplateFileIsCompiledIn() throws {
+        let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/RooftopConsole/Resources")
+        let files = try FileManager.default.contentsOfDirectory(atPath: resources.path).filter { $0.hasSuffix(".mustache") }
+        #expect(!files.isEmpty)
+        #expect(files.map { String($0.dropLast(".mustache".count)) }.sorted() == ConsoleResponder.templateNames)
     }
 
     @Test func csrfTokensMatchExactly() {

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RooftopConsole
 import RooftopCore
+import RooftopServices
 import RooftopTesting
 import Testing
 

@@ -209,7 +209,7 @@ import Testing
         let client = SMTPClient(configuration: .init(host: "127.0.0.1", port: port, security: .none, timeout: 5))
         let mail = AccountMail(
             queue: MailQueue(transport: client, maxAttempts: 8, firstDelay: .milliseconds(200), logger: logger), templates: .builtIn,
-            locale: MailLocale(), from: "Todo <no-reply@example.com>", appName: "Todo", publicServerURL: publicURL, appId: testAppId)
+            locale: LanguageChooser(), from: "Todo <no-reply@example.com>", appName: "Todo", publicServerURL: publicURL, appId: testAppId)
         var accounts = AccountsConfiguration()
         accounts.verifyUserEmails = true
         try await withServer(accounts: accounts, mail: mail) { client in

@@ -31,6 +31,8 @@ final class CapturedLog: Sendable {
     let entries = Mutex<[(level: Logger.Level, message: String)]>([])
     var levels: [Logger.Level] { entries.withLock { $0.map(\.level) } }
     var messages: [String] { entries.withLock { $0.map(\.message) } }
+    /// Each entry's metadata, as text.
+    let metadata = Mutex<[String: [String: String]]>([:])
     var logger: Logger {
         Logger(label: "test") { _ in Handler(sink: self) }
     }
@@ -45,6 +47,8 @@ final class CapturedLog: Sendable {
         }
         func log(event: LogEvent) {
             sink.entries.withLock { $0.append((event.level, "\(event.message)")) }
+            let values = self.metadata.merging(event.metadata ?? [:]) { $1 }.mapValues { "\($0)" }
+            sink.metadata.withLock { $0["\(event.message)"] = values }
         }
     }
 }

@@ -24,7 +24,7 @@ extension LiveServerTest {
         let client = SMTPClient(configuration: .init(host: "127.0.0.1", port: server.port, security: .none, timeout: 5))
         let mail = AccountMail(
             queue: MailQueue(transport: client, firstDelay: .milliseconds(100), logger: logger), templates: .builtIn,
-            locale: MailLocale(), from: "Todo <no-reply@example.com>", appName: "Todo", publicServerURL: publicURL, appId: testAppId)
+            locale: LanguageChooser(), from: "Todo <no-reply@example.com>", appName: "Todo", publicServerURL: publicURL, appId: testAppId)
         var accounts = AccountsConfiguration()
         accounts.verifyUserEmails = verify
         accounts.emailVerifyTokenValidityDuration = validity

@@ -49,7 +49,7 @@ import Testing
         logger.logLevel = .critical
         let mail = AccountMail(
             queue: MailQueue(transport: SMTPClient(configuration: .init(host: "127.0.0.1", port: server.port, security: .none)), logger: logger),
-            templates: .builtIn, locale: MailLocale(available: pages.languages), from: "a@example.com", appName: "Todo <b>",
+            templates: .builtIn, locale: LanguageChooser(available: pages.languages), from: "a@example.com", appName: "Todo <b>",
             publicServerURL: publicURL, appId: testAppId)
         try await withServer(configure: { $1.pages = pages }, mail: mail) { (client: any TestClientProtocol) async throws in
             _ = try await call(client, .post, "/parse/users", body: #"{"username":"<i>ana</i>","password":"old password","email":"a@example.com"}"#)
@@ -119,5 +119,6 @@ import Testing
 /// Values the hosted-page tests compare with.
 enum HostedPageTestValues {
     static let policy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; "
+        + "frame-ancestors 'none'; base-uri 'none'"
 }

@@ -1,10 +1,11 @@
 import Foundation
+import RooftopCore
 import RooftopMail
 import Testing
 
 @Suite struct MailTemplateTests {
     @Test func localeComesFromUserThenHeaderThenDefault() {
-        let locale = MailLocale()
+        let locale = LanguageChooser()
         #expect(locale.choose(userLocale: "ja-JP", acceptLanguage: "en") == "ja")
         #expect(locale.choose(userLocale: "ja_JP", acceptLanguage: nil) == "ja")
         #expect(locale.choose(userLocale: nil, acceptLanguage: "fr-CH, fr;q=0.9, ja;q=0.8, en;q=0.7") == "ja")
@@ -14,7 +15,7 @@ import Testing
         // Never a path, never a made-up language.
         #expect(locale.choose(userLocale: "../../etc/passwd", acceptLanguage: "../ja") == "en")
         #expect(locale.choose(userLocale: "ja/../../x", acceptLanguage: nil) == "en")
-        #expect(MailLocale(fallback: "ja").choose(userLocale: nil, acceptLanguage: "") == "ja")
+        #expect(LanguageChooser(fallback: "ja").choose(userLocale: nil, acceptLanguage: "") == "ja")
     }
 
     @Test func builtInTemplatesInBothLanguagesEscapeHTML() throws {

@@ -25,7 +25,8 @@ extension SDKTests {
                 #expect(try await RTUser.currentUser()?.fetch().username == "ana")
 
                 let admins = ConsoleAdmins(
-                    store: server.store, hasher: BcryptPasswordHasher(cost: 4), policy: PasswordPolicy(), clock: { WallClock().now() },
+                    store: server.store, hasher: BcryptPasswordHasher(cost: 4), codes: TOTPCodes(), policy: PasswordPolicy(),
+                    clock: { WallClock().now() },
                     lockoutThreshold: 5, lockoutDuration: 900)
                 try await admins.create(name: "ops", password: "console password 1", role: .owner, totp: false)
                 let browser = ConsoleBrowser(base: "http://127.0.0.1:\(server.port)/console")

@@ -60,7 +60,7 @@ final class SDKServer: Sendable {
         logger.logLevel = .critical
         let mail = AccountMail(
             queue: MailQueue(transport: FileOutbox(directory: directory.appendingPathComponent("outbox").path), logger: logger),
-            templates: .builtIn, locale: MailLocale(), from: "Todo <no-reply@example.com>", appName: "Todo",
+            templates: .builtIn, locale: LanguageChooser(), from: "Todo <no-reply@example.com>", appName: "Todo",
             publicServerURL: "http://127.0.0.1:\(port)/parse", appId: sdkAppId)
         let (running, continuation) = AsyncStream<Int>.makeStream()
         var dependencies = Dependencies(

@@ -1,5 +1,5 @@
 import Foundation
-import RooftopCore
+package import RooftopCore
 package import RooftopMail
 import RooftopStorage
 
@@ -19,7 +19,7 @@ package struct AccountMail: Sendable {
     /// Subjects and bodies.
     package let templates: MailTemplates
     /// Language choice.
-    package let locale: MailLocale
+    package let locale: LanguageChooser
     /// `From` of every message.
     package let from: String
     /// Shown in messages and pages (Parse: `appName`).
@@ -31,7 +31,7 @@ package struct AccountMail: Sendable {
 
     /// Creates the mail settings.
     package init(
-        queue: MailQueue, templates: MailTemplates, locale: MailLocale, from: String, appName: String, publicServerURL: String, appId: String
+        queue: MailQueue, templates: MailTemplates, locale: LanguageChooser, from: String, appName: String, publicServerURL: String, appId: String
     ) {
         self.queue = queue
         self.templates = templates

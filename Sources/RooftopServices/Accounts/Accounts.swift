@@ -104,7 +104,7 @@ package struct Accounts: Sendable {
 
     /// The language of a hosted page for a visitor's `Accept-Language`.
     package func pageLanguage(acceptLanguage: String?) -> String {
-        (mail?.locale ?? MailLocale()).choose(userLocale: nil, acceptLanguage: acceptLanguage)
+        (mail?.locale ?? LanguageChooser()).choose(userLocale: nil, acceptLanguage: acceptLanguage)
     }
 
     /// Creates the use cases; `providers` are the enabled `authData` providers besides

@@ -25,6 +25,16 @@ package protocol SessionTokenSource: Sendable {
     func pkceChallenge(_ verifier: String) -> String
 }
 
+/// Time-based one-time codes (RFC 6238: HMAC-SHA-1, 6 digits, 30-second steps), minted and
+/// checked where the crypto lives; the use cases keep the secrets and the last step spent.
+package protocol OneTimeCodes: Sendable {
+    /// A new random secret (160 bits).
+    func newSecret() -> [UInt8]
+    /// The step within one of `now`'s (RFC 6238 §5.2's allowance for drift) whose code is
+    /// `code`, compared in constant time; nil when none is.
+    func matchingStep(secret: [UInt8], code: String, atSeconds now: Int64) -> Int64?
+}
+
 /// The rules a new password must follow before it is hashed (Parse's `passwordPolicy`, NIST SP
 /// 800-63B rev 4 style: length and a blocklist, no composition rules unless the operator adds a
 /// pattern). Reuse of earlier passwords is checked by the account use cases, which hold the

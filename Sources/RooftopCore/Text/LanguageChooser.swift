@@ -1,9 +1,10 @@
 import Foundation
 
-/// Picks the language of a message or page: the user's `locale` field, else the request's
-/// `Accept-Language`, else the configured default — always one of the shipped (or operator
-/// supplied) languages, so a value like `../../etc/passwd` can never name a file.
-package struct MailLocale: Sendable {
+/// The one language chooser, for mail, hosted pages and the console: the user's choice (a
+/// `locale` field, a cookie), else the request's `Accept-Language`, else the default — always
+/// one of the shipped (or operator supplied) languages, so a value like `../../etc/passwd` can
+/// never name a file.
+package struct LanguageChooser: Sendable {
     /// Languages available, as lowercase primary tags (`en`, `ja`).
     package let available: Set<String>
     /// The fallback, one of `available`.

@@ -1,6 +1,5 @@
 import Foundation
 package import RooftopCore
-package import RooftopServices
 package import RooftopStorage
 
 /// One signed-in admin's session as stored (kind `session`, keyed by the token's digest): the
@@ -88,7 +87,7 @@ package struct ConsoleSessions: Sendable {
     /// the server can't remember it, but only the server can make one. A token tossed into the
     /// browser's cookie by a sibling site must still be one of ours, recent, and the same as the
     /// form's; the console also refuses POSTs from other origins (`ConsoleResponder`).
-    func newSignInToken() -> String {
+    package func newSignInToken() -> String {
         let expires = clock().millisecondsSince1970 / 1000 + Self.signInFormLifetime
         let nonce = tokens.newSecret()
         return "\(expires).\(nonce).\(MACHex.text(formKey.mac(Self.signInMessage(expires, nonce))))"
@@ -96,7 +95,7 @@ package struct ConsoleSessions: Sendable {
 
     /// Whether `token` is a sign-in token this server (or another node with the same secret)
     /// made and that has not expired.
-    func isSignInToken(_ token: String) -> Bool {
+    package func isSignInToken(_ token: String) -> Bool {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].utf8.count <= 12, parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }), let expires = Int64(parts[0]),
             expires > clock().millisecondsSince1970 / 1000, !parts[1].isEmpty, parts[1].utf8.count <= 128, let mac = MACHex.bytes(parts[2])
@@ -108,13 +107,8 @@ package struct ConsoleSessions: Sendable {
 
     /// Whether `given` is the session's CSRF token, compared in constant time.
     package static func csrfMatches(_ given: String?, _ expected: String) -> Bool {
-        guard let given else { return false }
-        let a = Array(given.utf8)
-        let b = Array(expected.utf8)
-        guard a.count == b.count, !b.isEmpty else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<a.count { difference |= a[index] ^ b[index] }
-        return difference == 0
+        guard let given, !expected.isEmpty else { return false }
+        return ConstantTime.equals(given, expected)
     }
 
     static func encode(_ session: ConsoleSession) throws -> String {

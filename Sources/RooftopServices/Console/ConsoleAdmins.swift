@@ -1,7 +1,5 @@
 import Foundation
 package import RooftopCore
-import RooftopCrypto
-package import RooftopServices
 package import RooftopStorage
 
 /// An admin's role: `owner` may change things, `read-only` may only look.
@@ -34,6 +32,8 @@ package struct ConsoleAdmin: Sendable, Codable, Equatable {
 package struct ConsoleAdmins: Sendable {
     let store: any ConsoleRecordStore
     let hasher: any PasswordHasher
+    /// Mints TOTP secrets and checks codes.
+    let codes: any OneTimeCodes
     let policy: PasswordPolicy
     let clock: @Sendable () -> ParseDate
     let lockoutThreshold: Int
@@ -43,11 +43,13 @@ package struct ConsoleAdmins: Sendable {
 
     /// Creates the admin store.
     package init(
-        store: any ConsoleRecordStore, hasher: any PasswordHasher, policy: PasswordPolicy, clock: @escaping @Sendable () -> ParseDate,
+        store: any ConsoleRecordStore, hasher: any PasswordHasher, codes: any OneTimeCodes, policy: PasswordPolicy,
+        clock: @escaping @Sendable () -> ParseDate,
         lockoutThreshold: Int = 5, lockoutDuration: Int = 900
     ) {
         self.store = store
         self.hasher = hasher
+        self.codes = codes
         self.policy = policy
         self.clock = clock
         self.lockoutThreshold = lockoutThreshold
@@ -71,9 +73,9 @@ package struct ConsoleAdmins: Sendable {
     package func create(name: String, password: String, role: ConsoleRole, totp: Bool) async throws -> [UInt8]? {
         guard Self.isValidName(name) else { throw Refusal(description: "an admin name is 1-64 letters, digits, '.', '_', '-' or '@'") }
         if let problem = policy.problem(password, username: name) { throw Refusal(description: problem.error.message) }
-        let secret = totp ? TOTP.newSecret() : nil
+        let secret = totp ? codes.newSecret() : nil
         let admin = ConsoleAdmin(
-            hash: try await hasher.hash(password), role: role, totp: secret.map(TOTP.base32), createdAt: clock().millisecondsSince1970)
+            hash: try await hasher.hash(password), role: role, totp: secret.map(Base32.encode), createdAt: clock().millisecondsSince1970)
         guard try await store.insertConsoleRecord(ConsoleRecord(kind: Self.kind, key: name, owner: name, value: try Self.encode(admin))) else {
             throw Refusal(description: "an admin named \(name) already exists")
         }
@@ -162,9 +164,9 @@ package struct ConsoleAdmins: Sendable {
         if let text = admin.totp {
             // A stored secret that does not decode refuses the sign-in: the second factor never
             // steps aside.
-            guard let secret = TOTP.decodeBase32(text), !secret.isEmpty else { return .failure(.codeRejected) }
+            guard let secret = Base32.decode(text), !secret.isEmpty else { return .failure(.codeRejected) }
             guard let code, !code.isEmpty else { return .failure(.codeNeeded) }
-            guard let step = TOTP.matchingStep(secret: secret, code: code, atSeconds: nowMs / 1000), step > (admin.lastStep ?? .min) else {
+            guard let step = codes.matchingStep(secret: secret, code: code, atSeconds: nowMs / 1000), step > (admin.lastStep ?? .min) else {
                 return .failure(.codeRejected)
             }
             admin.lastStep = step

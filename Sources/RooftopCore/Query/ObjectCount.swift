@@ -1,5 +1,3 @@
-package import RooftopCore
-
 /// How many objects a class holds, found without scanning a large table: exact below a cap,
 /// else "at least the cap" or the database's own estimate (PostgreSQL's planner statistics).
 package enum ObjectCount: Sendable, Equatable {
@@ -9,11 +7,4 @@ package enum ObjectCount: Sendable, Equatable {
     case atLeast(Int)
     /// The database's estimate, not a count (it may be stale until the table is analyzed).
     case about(Int)
-}
-
-extension DataStore {
-    /// For stores that cannot estimate: not counted.
-    package func estimatedCount(_ className: ClassName, cap: Int) async throws -> ObjectCount {
-        throw StorageError.unavailable("this store cannot estimate object counts")
-    }
 }

@@ -1,5 +1,3 @@
-package import RooftopCore
-
 /// One object as the store holds it: columns plus the document of other fields.
 package struct StoredObject: Sendable, Equatable {
     /// The object's id.
