@@ -30,7 +30,7 @@ package func buildApplication(
     let accounts = Accounts(
         objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig,
         providers: IdentityProviders.make(dependencies.auth, clock: clock, http: dependencies.providerHTTP), mail: dependencies.mail,
-        logger: dependencies.logger)
+        logger: dependencies.logger, background: dependencies.background)
     let files = Files(
         store: dependencies.fileStore, config: dependencies.files, clock: { clock.now() },
         isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },

@@ -97,8 +97,9 @@ extension ServerConfiguration {
         .int(
             "gracefulShutdownTimeout", \.gracefulShutdownTimeout,
             "on SIGTERM or SIGINT the server stops accepting connections and lets in-flight requests finish for at most this many "
-                + "seconds, then closes the connections still open and shuts down (queued mail then gets up to 5 more seconds, none "
-                + "once this deadline has passed; the database is closed cleanly; exit status 0); `0` waits as long as requests take. "
+                + "seconds, then closes the connections still open and shuts down (the account work the requests started, such as a "
+                + "reset mail's token write, finishes within the same deadline; queued mail then gets up to 5 more seconds, none once "
+                + "this deadline has passed; the database is closed cleanly; exit status 0); `0` waits as long as requests take. "
                 + "Rooftop's own option",
             valid: { $0 >= 0 }, problem: "must be 0 (wait) or seconds"),
         .int(

@@ -61,6 +61,9 @@ package struct Dependencies: Sendable {
     package var outboxDirectory: String?
     /// The event loops HTTP is served on; nil: NIO's shared group (tests, embedding apps).
     package var eventLoopGroup: MultiThreadedEventLoopGroup?
+    /// The account work done after an answer (reset and verification mail, notices), which
+    /// `serve` drains (`BackgroundWorkService`) before the mail queue and the database stop.
+    package var background: BackgroundWork
 
     /// Dependencies with the wall clock and hourly maintenance.
     package init(
@@ -78,5 +81,6 @@ package struct Dependencies: Sendable {
         self.clock = clock
         self.maintenanceInterval = maintenanceInterval
         self.logger = logger
+        self.background = BackgroundWork(limit: 64, logger: logger)
     }
 }

@@ -67,12 +67,14 @@ struct ServeCommand: AsyncParsableCommand {
         let app = buildApplication(dependencies, host: configuration.host, port: configuration.port) { port in
             KeyFile.printBanner(config, keys: keys, port: port)
         }
-        // Started in this order and stopped in the reverse one: requests end first, then queued
-        // mail gets its last chance, then PostgreSQL's pool stops; the database closes last.
+        // Started in this order and stopped in the reverse one: requests end first, then the
+        // account work they started (which may queue mail), then queued mail gets its last
+        // chance, then PostgreSQL's pool stops; the database closes last.
         // First, so it is the last told to stop: it listens for a second Ctrl-C until the end.
         var services: [any Service] = [SecondInterrupt()]
         if let pool = database.pool { services.append(DatabasePoolService(pool: pool)) }
         if let queue = mail?.queue { services.append(MailQueueService(queue: queue, logger: logger)) }
+        services.append(BackgroundWorkService(work: dependencies.background))
         services.append(AfterPreparation(prepare: database.prepare, service: app))
         if configuration.metricsPort > 0 {
             let store = database.store

@@ -109,14 +109,16 @@ package struct Accounts: Sendable {
 
     /// Creates the use cases; `providers` are the enabled `authData` providers besides
     /// `anonymous`, which `config.enableAnonymousUsers` governs. The audit log and the
-    /// background work log to `logger` (the server's, so its format and level reach them).
+    /// background work log to `logger` (the server's, so its format and level reach them);
+    /// `background` is the server's, which its service group drains before the stores close.
     package init(
         objects: Objects, hasher: any PasswordHasher, tokens: any SessionTokenSource, config: AccountsConfiguration,
-        providers: [any AuthProvider] = [], mail: AccountMail? = nil, logger: Logger = Logger(label: "rooftop.accounts")
+        providers: [any AuthProvider] = [], mail: AccountMail? = nil, logger: Logger = Logger(label: "rooftop.accounts"),
+        background: BackgroundWork? = nil
     ) {
         self.mail = mail
         self.cache = SessionCache(now: objects.clock)
-        self.background = BackgroundWork(limit: 64, logger: logger)
+        self.background = background ?? BackgroundWork(limit: 64, logger: logger)
         self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)
         self.objects = objects
         let lookup = AsServer(objects: objects)

@@ -1,48 +1,96 @@
-import Logging
+package import Logging
+package import ServiceLifecycle
+import Synchronization
 
 /// Per-account work an answer must not wait for: the answer to `/requestPasswordReset` is `{}`
 /// whether or not the address is known, and it would still tell by its timing if it waited
 /// for the lookup, the token write and the mail's queueing.
 ///
 /// At most `limit` pieces run at once; past that a request is dropped and logged (a flood of
-/// reset requests must not pile up unbounded tasks; the person asking can ask again).
-actor BackgroundWork {
+/// reset requests must not pile up unbounded tasks; the person asking can ask again). The work
+/// is counted the moment it is started, so a stop that begins right after an answer still
+/// waits for it (`BackgroundWorkService`).
+package final class BackgroundWork: Sendable {
     let limit: Int
     let logger: Logger
-    private var running = 0
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private struct State {
+        var running = 0
+        var idleWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+    }
+    private let state = Mutex(State())
 
-    init(limit: Int, logger: Logger) {
+    /// Creates the runner: at most `limit` pieces at once, failures logged to `logger`.
+    package init(limit: Int, logger: Logger) {
         self.limit = limit
         self.logger = logger
     }
 
     /// Starts `work` in a task of its own that outlives the request; its failure is logged.
-    nonisolated func start(_ label: String, _ work: @escaping @Sendable () async throws -> Void) {
-        Task { await self.run(label, work) }
-    }
-
-    private func run(_ label: String, _ work: @escaping @Sendable () async throws -> Void) async {
-        guard running < limit else {
+    func start(_ label: String, _ work: @escaping @Sendable () async throws -> Void) {
+        let admitted = state.withLock { state in
+            guard state.running < limit else { return false }
+            state.running += 1
+            return true
+        }
+        guard admitted else {
             logger.warning("\(label) dropped: \(limit) account tasks already running")
             return
         }
-        running += 1
-        do {
-            try await work()
-        } catch {
-            logger.error("\(label) failed: \(error)")
-        }
-        running -= 1
-        if running == 0 {
-            for waiter in idleWaiters { waiter.resume() }
-            idleWaiters = []
+        Task {
+            do {
+                try await work()
+            } catch {
+                logger.error("\(label) failed: \(error)")
+            }
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.running -= 1
+                guard state.running == 0 else { return [] }
+                defer { state.idleWaiters = [:] }
+                return Array(state.idleWaiters.values)
+            }
+            for waiter in waiters { waiter.resume() }
         }
     }
 
-    /// Returns once nothing is running (for shutdown and tests).
-    func idle() async {
-        guard running > 0 else { return }
-        await withCheckedContinuation { idleWaiters.append($0) }
+    /// How many pieces are running.
+    package var running: Int { state.withLock { $0.running } }
+
+    /// Returns once nothing is running, or at once when the caller is cancelled (a forced stop).
+    package func idle() async {
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.running == 0 || Task.isCancelled { return true }
+                    state.idleWaiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.idleWaiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+}
+
+/// The account background work as a member of the server's service group, stopped after the
+/// requests (which start it) and before the mail queue (which it feeds): a reset mail whose
+/// request was answered just before SIGTERM is still written and queued, then sent.
+package struct BackgroundWorkService: Service {
+    let work: BackgroundWork
+
+    /// Wraps `work`.
+    package init(work: BackgroundWork) { self.work = work }
+
+    /// Waits for the stop, then for the work in flight (the group's shutdown deadline bounds it).
+    package func run() async throws {
+        try? await gracefulShutdown()
+        let left = work.running
+        await work.idle()
+        if left > 0 { work.logger.info("finished \(left) account task(s) before stopping") }
     }
 }
