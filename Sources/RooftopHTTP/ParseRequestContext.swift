@@ -9,6 +9,8 @@ package struct ParseRequestContext: RequestContext {
     package let remoteIP: String?
     /// The connection (to answer `Expect: 100-continue`).
     let channel: any Channel
+    /// The route the request resolved to, once the responder looked it up (`ResolvedRoute`).
+    var route: ResolvedRoute?
 
     /// Creates the context for a new request.
     package init(source: ApplicationRequestContextSource) {

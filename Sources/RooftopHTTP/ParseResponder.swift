@@ -40,6 +40,7 @@ package struct ParseResponder: HTTPResponder {
     /// Answers one HTTP request (routing, auth, errors, CORS and the request log line).
     package func respond(to request: Request, context: Context) async throws -> Response {
         let start = ContinuousClock.now
+        var context = context
         var response: Response
         do {
             let forwardedFor = Self.forwardedFor.flatMap { request.headers[$0] }
@@ -49,7 +50,7 @@ package struct ParseResponder: HTTPResponder {
                 userAgent: request.headers[.userAgent])
             // The audit log reads who is calling from here, deep in the account use cases.
             let expectation = ContinueResponse(request: request, channel: context.channel)
-            response = try await ClientInfo.$current.withValue(client) { try await handle(request, context: context, expectation: expectation) }
+            response = try await ClientInfo.$current.withValue(client) { try await handle(request, context: &context, expectation: expectation) }
         } catch {
             var logger = self.logger
             logger[metadataKey: "method"] = "\(request.method)"
@@ -60,9 +61,9 @@ package struct ParseResponder: HTTPResponder {
         if request.method == .head { response.body = ResponseBody() }
         addCommonHeaders(&response)
         if config.metrics.enabled {
-            let segments = request.uri.path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
             config.metrics.record(
-                method: request.method, segments: segments, status: Int(response.status.code), duration: ContinuousClock.now - start)
+                method: request.method, route: ResolvedRoute.metricsLabel(context.route), status: Int(response.status.code),
+                duration: ContinuousClock.now - start)
         }
         // At Parse's `verbose` level, as Parse Server: the line costs a sixth of a get-by-id.
         if logger.logLevel <= .debug {
@@ -75,38 +76,41 @@ package struct ParseResponder: HTTPResponder {
         return response
     }
 
-    private func handle(_ request: Request, context: Context, expectation: ContinueResponse) async throws -> Response {
-        let path = request.uri.path
-        guard path == config.mountPath || path.hasPrefix(config.mountPath + "/") else { throw HTTPError(.notFound) }
+    /// A request's way through the API, one stage after the other: the mount path; a CORS
+    /// preflight; the route, resolved once; a hosted page's own flow; the body and its
+    /// `_method`; the keys and the session; the query and the body as the route's arguments;
+    /// the rate limits and the route's access; signed file references; the caller the server
+    /// logic sees; the handler.
+    private func handle(_ request: Request, context: inout Context, expectation: ContinueResponse) async throws -> Response {
+        guard let segments = mounted(request.uri.path) else { throw HTTPError(.notFound) }
         if request.method == .options { return Response(status: .ok) }
-        let segments = path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
-        // Load balancers probe with HEAD as often as with GET.
-        if request.method == .head && segments == ["health"] { return Response(status: .ok) }
-        if segments.first == "apps" || Self.isPage(request, segments) {
-            return try await page(request, segments: segments, expectation: expectation)
+        context.route = ResolvedRoute(request.method, segments)
+        if segments.first == "apps" || context.route?.route.isPage == true {
+            return try await page(request, segments: segments, resolved: context.route, expectation: expectation)
         }
-        var (method, body) = try await methodAndBody(request, segments: segments, expectation: expectation)
+        var body = try await readBody(request, for: context.route?.route, expectation: expectation)
+        var method = context.route?.route.method ?? RouteMethod(request.method)
+        // Only a JSON body names a method (an upload's base64 form is the upload's own).
+        if method == .post, context.route?.route.body.isJSON ?? true, let override = try Self.methodOverride(&body) {
+            method = override
+            context.route = ResolvedRoute(override, segments)
+        }
         var parseRequest = ParseRequest(
             method: method ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
             acceptLanguage: request.headers[.acceptLanguage], clientIP: ClientInfo.current.ip, headers: request.headers)
         parseRequest.continueResponse = expectation
-        let found = method == nil ? nil : ParseRoutes.route(for: parseRequest)
+        let resolved = context.route
         // Keys are checked unless the route is known to need none: an unknown route needs them.
-        if found.map({ $0.0.access != .open }) ?? true {
-            try await authenticate(request, context: context, body: &body, into: &parseRequest, loggingIn: found?.0.pattern == "/login")
+        if resolved.map({ $0.route.access != .open }) ?? true {
+            try await authenticate(request, body: &body, into: &parseRequest, ignoringStaleSession: resolved?.route.ignoresStaleSession == true)
         }
-        guard let (route, routed) = found, !route.isPage else {
+        guard let resolved, !resolved.route.isPage else {
             // Counted like a hit, whatever the method: a miss must cost a guesser as much.
             try await routes.check(parseRequest, against: nil, method: request.method.rawValue)
             throw ParseRoutes.unknown(method: method?.rawValue ?? request.method.rawValue, segments: segments)
         }
-        parseRequest.pathParameters = routed.pathParameters
-        parseRequest.params = QueryString.parse(request.uri.query)
-        if route.account == .usernameOrEmail, parseRequest.params["password"] != nil, !config.allowPasswordInQuery {
-            throw ParseError(.operationForbidden, "Passwords in the URL are turned off on this server; send them in the request body.")
-        }
-        if route.method == .get || route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
-        parseRequest.body = body
+        let route = resolved.route
+        try arguments(request, body: body, of: resolved, into: &parseRequest)
         try await routes.check(parseRequest, against: route)
         if let signed = routes.files.signing, !parseRequest.principal.isMaster, route.method == .post || route.method == .put {
             // Under `fileAccess: signed` a write names a file only through a signed URL it was
@@ -117,6 +121,24 @@ package struct ParseResponder: HTTPResponder {
         // collected (the headers' copy would cost every request).
         guard await !routes.objects.triggers.isEmpty || !routes.functions.isEmpty else { return try await run(route, parseRequest, request) }
         return try await CloudCaller.$current.withValue(ParseRoutes.caller(of: parseRequest)) { try await run(route, parseRequest, request) }
+    }
+
+    /// The path's segments below the mount path; nil when the path is not under it.
+    private func mounted(_ path: String) -> [String]? {
+        guard path == config.mountPath || path.hasPrefix(config.mountPath + "/") else { return nil }
+        return path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
+    }
+
+    /// The route's arguments: the path's parameters, the query (a GET's or DELETE's body joins
+    /// it, as Parse's SDKs send long queries) and the body.
+    private func arguments(_ request: Request, body: [String: JSON], of resolved: ResolvedRoute, into parseRequest: inout ParseRequest) throws {
+        parseRequest.pathParameters = resolved.parameters
+        parseRequest.params = QueryString.parse(request.uri.query)
+        if resolved.route.account == .usernameOrEmail, parseRequest.params["password"] != nil, !config.allowPasswordInQuery {
+            throw ParseError(.operationForbidden, "Passwords in the URL are turned off on this server; send them in the request body.")
+        }
+        if resolved.route.method == .get || resolved.route.method == .delete { parseRequest.params.merge(body) { _, fromBody in fromBody } }
+        parseRequest.body = body
     }
 
     private func run(_ route: Route, _ parseRequest: ParseRequest, _ request: Request) async throws -> Response {
@@ -133,32 +155,30 @@ package struct ParseResponder: HTTPResponder {
         }
     }
 
-    /// The effective method and the JSON body. A route whose body is not JSON (a file upload)
-    /// is found by the request's own method and its body is left unread; any other body is a
-    /// JSON object whose `_method` may change the method.
-    private func methodAndBody(_ request: Request, segments: [String], expectation: ContinueResponse) async throws -> (RouteMethod?, [String: JSON]) {
-        var method = RouteMethod(request.method)
-        // HEAD is answered on a file download only (its GET route, without the body).
-        if request.method == .head, ParseRoutes.index.find(.get, segments)?.0.pattern == ParseRoutes.fileDownloadPattern { method = .get }
-        if let method, let (route, _) = ParseRoutes.index.find(method, segments), !route.body.isJSON {
-            // The JavaScript SDK's base64 form of an upload: a JSON body carrying the keys and
-            // `base64`, and no key header; bounded by the upload limit (in base64).
-            if case .stream = route.body, request.headers.value(ParseHeader.applicationId) == nil, request.headers[.authorization] == nil {
-                return (method, try await readBody(request, limit: config.maxBodySize + (config.maxUploadSize / 3 + 1) * 4, expectation: expectation))
-            }
-            return (method, [:])
+    /// The JSON body, read as the route wants it: a route whose body is not JSON (a file
+    /// upload) leaves it unread; any other body is a JSON object.
+    private func readBody(_ request: Request, for route: Route?, expectation: ContinueResponse) async throws -> [String: JSON] {
+        guard let route, !route.body.isJSON else { return try await readBody(request, expectation: expectation) }
+        // The JavaScript SDK's base64 form of an upload: a JSON body carrying the keys and
+        // `base64`, and no key header; bounded by the upload limit (in base64).
+        if case .stream = route.body, request.headers.value(ParseHeader.applicationId) == nil, request.headers[.authorization] == nil {
+            return try await readBody(request, limit: config.maxBodySize + (config.maxUploadSize / 3 + 1) * 4, expectation: expectation)
         }
-        var body = try await readBody(request, expectation: expectation)
-        guard method == .post, let override = body["_method"]?.stringValue else { return (method, body) }
+        return [:]
+    }
+
+    /// The method a POST's `_method` names, taken out of the body; nil when it names none.
+    private static func methodOverride(_ body: inout [String: JSON]) throws -> RouteMethod? {
+        guard let override = body["_method"]?.stringValue else { return nil }
         guard let overridden = RouteMethod(rawValue: override) else { throw ParseError(.invalidJSON, "Invalid _method.") }
         body["_method"] = nil
-        return (overridden, body)
+        return overridden
     }
 
     /// Keys, then the session: the principal the request acts as.
-    private func authenticate(
-        _ request: Request, context: Context, body: inout [String: JSON], into parseRequest: inout ParseRequest, loggingIn: Bool
-    ) async throws {
+    private func authenticate(_ request: Request, body: inout [String: JSON], into parseRequest: inout ParseRequest, ignoringStaleSession: Bool)
+        async throws
+    {
         let credentials = try RequestAuthenticator(config: config).authenticate(
             headers: request.headers, body: &body, clientIP: ClientInfo.current.ip)
         parseRequest.sessionToken = credentials.sessionToken
@@ -168,7 +188,7 @@ package struct ParseResponder: HTTPResponder {
         do {
             parseRequest.principal = try await routes.accounts.principal(forToken: token)
             parseRequest.tokenUser = parseRequest.principal.userId
-        } catch let error as ParseError where error.code == .invalidSessionToken && loggingIn {
+        } catch let error as ParseError where error.code == .invalidSessionToken && ignoringStaleSession {
             // A stale token must not stop the user from logging in again.
         }
     }
@@ -193,7 +213,7 @@ package struct ParseResponder: HTTPResponder {
 
     /// Pages opened from emailed links: HTML, no application id, form bodies; the same checks
     /// (rate limits, body size) as any route of the table.
-    private func page(_ request: Request, segments: [String], expectation: ContinueResponse) async throws -> Response {
+    private func page(_ request: Request, segments: [String], resolved: ResolvedRoute?, expectation: ContinueResponse) async throws -> Response {
         let base = config.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let pages = HostedPages(
             accounts: routes.accounts, appId: config.appId, templates: config.pages,
@@ -202,12 +222,14 @@ package struct ParseResponder: HTTPResponder {
         let parseRequest = ParseRequest(
             method: RouteMethod(request.method) ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
             clientIP: ClientInfo.current.ip)
-        guard RouteMethod(request.method) != nil, let (route, routed) = ParseRoutes.route(for: parseRequest), case .page(let handler) = route.handler
-        else {
+        guard let resolved, case .page(let handler) = resolved.route.handler else {
             let check = { try await routes.check(parseRequest, against: nil, method: request.method.rawValue) }
             return try await Self.refusingAsPage(pages, page, check) ?? pages.notFound(page)
         }
-        page.pathParameters = routed.pathParameters
+        let route = resolved.route
+        var routed = parseRequest
+        routed.pathParameters = resolved.parameters
+        page.pathParameters = resolved.parameters
         // A form that names an account (the reset request) is counted once its (bounded) body
         // is read, so the per-account limits of the API route it stands for apply to it too.
         if route.account == nil, let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(routed, against: route) }) {
@@ -224,15 +246,6 @@ package struct ParseResponder: HTTPResponder {
             if let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(named, against: route) }) { return refused }
         }
         return try await handler(pages, page)
-    }
-
-    /// Whether the table answers `request` with a hosted page outside `apps/` (the browser
-    /// sign-in's start and callback).
-    static func isPage(_ request: Request, _ segments: [String]) -> Bool {
-        guard segments.first == "auth", let method = RouteMethod(request.method), let (route, _) = ParseRoutes.index.find(method, segments),
-            case .page = route.handler
-        else { return false }
-        return true
     }
 
     /// Runs `check`; a rate limit it hits becomes the hosted "too many attempts" page (an

@@ -15,9 +15,8 @@ package struct RequestMetrics: Sendable {
     }
 
     /// Records one answered request.
-    func record(method: HTTPRequest.Method, segments: [String], status: Int, duration: Duration) {
+    func record(method: HTTPRequest.Method, route: String, status: Int, duration: Duration) {
         guard enabled else { return }
-        let route = Self.route(method: method, segments: segments)
         let code = String(status)
         Counter(label: "rooftop_http_requests_total", dimensions: [("method", method.rawValue), ("route", route), ("status", code)])
             .increment()
@@ -32,14 +31,5 @@ package struct RequestMetrics: Sendable {
         default:
             break
         }
-    }
-
-    /// The route's pattern as rate limits count it (`POST /classes/_User` is `/users`), `health`,
-    /// or `unmatched`.
-    static func route(method: HTTPRequest.Method, segments: [String]) -> String {
-        guard let method = RouteMethod(method), let (route, _) = ParseRoutes.index.find(method, segments) else {
-            return segments == ["health"] ? "/health" : "unmatched"
-        }
-        return route.limitPath ?? route.pattern
     }
 }

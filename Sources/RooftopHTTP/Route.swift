@@ -97,6 +97,12 @@ struct Route: Sendable {
     /// Whether rate limits count it (not the health check: a load balancer's probes must never
     /// be refused).
     var counted = true
+    /// Whether a `HEAD` is answered as this `GET` without the body (the health check, a file
+    /// download: what load balancers and download managers send).
+    var answersHEAD = false
+    /// Whether a session token that no longer works is ignored rather than refused (`/login`:
+    /// a stale token must not stop the user from logging in again).
+    var ignoresStaleSession = false
     let handler: Handler
     /// The pattern's segments; a leading `:` marks a parameter.
     let segments: [Substring]
@@ -149,6 +155,20 @@ struct Route: Sendable {
     func uncounted() -> Route {
         var route = self
         route.counted = false
+        return route
+    }
+
+    /// This route, answering `HEAD` too.
+    func answeringHEAD() -> Route {
+        var route = self
+        route.answersHEAD = true
+        return route
+    }
+
+    /// This route, ignoring a stale session token.
+    func ignoringStaleSession() -> Route {
+        var route = self
+        route.ignoresStaleSession = true
         return route
     }
 

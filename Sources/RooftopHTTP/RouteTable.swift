@@ -8,7 +8,7 @@ extension ParseRoutes {
     static let table: [Route] = [
         // Parse Server answers `/health` whatever the method (an unmodified Parse-Swift checks
         // with `POST`); `HEAD` is answered before routing.
-        Route(.get, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted(),
+        Route(.get, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted().answeringHEAD(),
         Route(.post, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted(),
         Route(.put, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted(),
         Route(.delete, "/health", .open) { _, _ in ParseResponse(body: ["status": "ok"]) }.uncounted(),
@@ -57,9 +57,9 @@ extension ParseRoutes {
         Route(.get, "/users/:objectId", .client, className: "_User") { try await $0.get($1) },
         Route(.put, "/users/:objectId", .client) { try await $0.updateUser($1) },
         Route(.delete, "/users/:objectId", .client) { try await $0.deleteUser($1) },
-        Route(.post, "/login", .client, account: .usernameOrEmail) { try await $0.logIn($1) },
+        Route(.post, "/login", .client, account: .usernameOrEmail) { try await $0.logIn($1) }.ignoringStaleSession(),
         // Old SDKs send credentials in the query string (never logged).
-        Route(.get, "/login", .client, account: .usernameOrEmail) { try await $0.logIn($1) },
+        Route(.get, "/login", .client, account: .usernameOrEmail) { try await $0.logIn($1) }.ignoringStaleSession(),
         Route(.post, "/logout", .session) { try await $0.logOut($1) },
         Route(.post, "/loginAs", .client) { try await $0.logInAs($1) },
         Route(.post, "/verifyPassword", .client, account: .usernameOrEmail) { try await $0.verifyPassword($1) },
@@ -126,7 +126,7 @@ extension ParseRoutes {
         // never JSON; downloads need no key, as in Parse (names are unguessable).
         Route(.post, "/files", .client, body: .none) { _, _ in throw ParseError(.invalidFileName, "Filename not provided.") },
         Route(raw: .post, "/files/:filename", .client, body: .stream) { try await $0.uploadFile($1, $2) },
-        Route(raw: .get, fileDownloadPattern, .open) { try await $0.serveFile($1, $2) },
+        Route(raw: .get, "/files/:appId/:filename", .open) { try await $0.serveFile($1, $2) }.answeringHEAD(),
         Route(raw: .delete, "/files/:filename", .master) { try await $0.deleteFile($1, $2) },
 
         // Pages opened from emailed links (HTML; no application id header, form bodies).
@@ -144,7 +144,4 @@ extension ParseRoutes {
     ]
 
     static let index = RouteIndex(table)
-
-    /// The download route, also answered for `HEAD`.
-    static let fileDownloadPattern = "/files/:appId/:filename"
 }
