@@ -22,42 +22,18 @@ enum ErrorRenderer {
         var retryAfter: Int? = nil
     }
 
-    /// What `error` tells the client. Causes the client must not see (SQL, paths) go to `logger`.
+    /// What `error` tells the client: its own answer when it is a `RenderedError` (every error
+    /// the server means to answer is); anything else is a fault of ours, logged with its
+    /// cause, which the client never sees (SQL, paths).
     static func failure(_ error: any Error, logger: Logger) -> Failure {
-        switch error {
-        case let error as ParseError:
-            return Failure(status: status(of: error.code), code: error.code.rawValue, message: error.message)
-        case let error as UnauthorizedError:
-            return Failure(status: .forbidden, code: nil, message: error.message)
-        case let limited as RateLimiter.Limited:
-            return Failure(
-                status: .tooManyRequests, code: ParseError.Code.connectionFailed.rawValue, message: limited.message, retryAfter: limited.retryAfter)
-        case let error as FileAccessDenied:
-            return Failure(status: .forbidden, code: ParseError.Code.operationForbidden.rawValue, message: error.message)
-        case let error as FileTooLargeError:
-            // Parse's code and message for an upload over `maxUploadSize`, with the status of
-            // any body that is too large.
-            return Failure(status: .contentTooLarge, code: ParseError.Code.fileSaveError.rawValue, message: error.message)
-        case let error as HTTPError where error.status == .contentTooLarge:
-            return tooLarge
-        case is NIOTooManyBytesError:
-            return tooLarge
-        case let error as HTTPError where error.status == .notFound:
-            // Outside the mount path.
-            return Failure(status: .notFound, code: nil, message: "Not found.")
-        case let error as HTTPParserError:
-            // Not HTTP, or a client that hung up halfway through its body: the client's doing,
-            // so not logged as a fault of ours (the answer rarely reaches it).
-            logger.info("request not read to its end", metadata: ["error": "\(error)"])
-            return Failure(status: .badRequest, code: ParseError.Code.invalidJSON.rawValue, message: "The request could not be read.")
-        case is CancellationError:
-            // The stop's grace period ran out (gracefulShutdownTimeout): not a fault.
-            logger.warning("request cut short by shutdown")
-            return Failure(status: .internalServerError, code: ParseError.Code.internalServerError.rawValue, message: "The server is shutting down.")
-        default:
-            logger.error("request failed", metadata: ["error": "\(error)"])
-            return Failure(status: .internalServerError, code: ParseError.internalError.code.rawValue, message: ParseError.internalError.message)
-        }
+        if let rendered = error as? any RenderedError { return rendered.failure(logger: logger) }
+        return fault(error, logger: logger)
+    }
+
+    /// 500 for an unexpected failure, its cause in the log only.
+    static func fault(_ error: any Error, logger: Logger) -> Failure {
+        logger.error("request failed", metadata: ["error": "\(error)"])
+        return Failure(status: .internalServerError, code: ParseError.internalError.code.rawValue, message: ParseError.internalError.message)
     }
 
     static let tooLarge = Failure(status: .contentTooLarge, code: ParseError.Code.objectTooLarge.rawValue, message: "Request body is too large.")

@@ -5,8 +5,6 @@ package import RooftopCore
 /// Rooftop stores no analytics; an SDK's event call must still succeed, as on Parse Server,
 /// and a malformed one still gets a clear error.
 package enum AnalyticsEvents {
-    /// 160: the event name is not one Parse accepts.
-    static let invalidEventName = ParseError.Code(160)
     /// The most dimensions one event may carry.
     package static let maxDimensions = 32
     /// The longest event name, dimension name or dimension value.
@@ -19,7 +17,7 @@ package enum AnalyticsEvents {
         guard (1...64).contains(name.utf8.count), let first = name.utf8.first, isAlphanumeric(first),
             name.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
         else {
-            throw ParseError(invalidEventName, "Event names are 1 to 64 letters, digits, underscores and hyphens.")
+            throw ParseError(.invalidEventName, "Event names are 1 to 64 letters, digits, underscores and hyphens.")
         }
         if let dimensions = body["dimensions"], !dimensions.isNull {
             guard case .object(let pairs) = dimensions else { throw ParseError(.incorrectType, "dimensions must be an object of strings.") }

@@ -53,6 +53,10 @@ extension ParseError.Code {
     public static let commandUnavailable = Self(108)
     /// 111: a value of the wrong type for the field.
     public static let incorrectType = Self(111)
+    /// 112: an installation's channel name is not a valid name.
+    public static let invalidChannelName = Self(112)
+    /// 114: an installation's device token is not a valid token.
+    public static let invalidDeviceToken = Self(114)
     /// 116: an object that is too large.
     public static let objectTooLarge = Self(116)
     /// 119: the operation is forbidden to this caller.
@@ -75,6 +79,12 @@ extension ParseError.Code {
     public static let invalidACL = Self(123)
     /// 125: an invalid email address.
     public static let invalidEmailAddress = Self(125)
+    /// 132: an installation id is not a valid id.
+    public static let invalidInstallationId = Self(132)
+    /// 135: a required field is missing.
+    public static let missingRequiredField = Self(135)
+    /// 136: a field that cannot change after creation was changed.
+    public static let immutableField = Self(136)
     /// 137: a duplicate value in a unique field.
     public static let duplicateValue = Self(137)
     /// 139: an invalid role name.
@@ -83,6 +93,10 @@ extension ParseError.Code {
     public static let validationError = Self(142)
     /// 155: a request limit was exceeded.
     public static let requestLimitExceeded = Self(155)
+    /// 160: an analytics event name is not a valid name.
+    public static let invalidEventName = Self(160)
+    /// 162: a required value is empty (`userId` of `/loginAs`).
+    public static let invalidValue = Self(162)
     /// 200: the username is missing.
     public static let usernameMissing = Self(200)
     /// 201: the password is missing.
@@ -97,6 +111,8 @@ extension ParseError.Code {
     public static let emailNotFound = Self(205)
     /// 206: a user can only be changed by itself.
     public static let sessionMissing = Self(206)
+    /// 208: this third-party identity is already linked to another user.
+    public static let accountAlreadyLinked = Self(208)
     /// 209: the session token is invalid or expired.
     public static let invalidSessionToken = Self(209)
     /// 252: an unsupported authentication service.

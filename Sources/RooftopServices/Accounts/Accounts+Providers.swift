@@ -46,7 +46,7 @@ extension Accounts {
             }
             let identity = if let verified, verified.provider == name { verified } else { try await verifiedIdentity(name, data) }
             if let owner = try await findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != userId {
-                throw ParseError(Self.identityTaken, "this auth is already used")
+                throw ParseError(ParseError.Code.accountAlreadyLinked, "this auth is already used")
             }
             write.operations.append((FieldPath(field: field, subkeys: [name]), .set(AuthProviders.storedData(identity))))
             write.operations.append((FieldPath(field: AuthProviders.idField(name)), .set(.string(identity.subject))))

@@ -151,9 +151,6 @@ package struct Accounts: Sendable {
         return acl
     }
 
-    /// Parse's ACCOUNT_ALREADY_LINKED.
-    static let identityTaken = ParseError.Code(208)
-
     /// Maps unique-key violations to Parse's account errors (nil: not an account's). The
     /// database reports whichever unique index it checked first; Parse checks the username
     /// before the email, so a clash on both is 202 whatever the database.
@@ -165,7 +162,7 @@ package struct Accounts: Sendable {
                 return ParseError(.usernameTaken, "Account already exists for this username.")
             }
             return ParseError(.emailTaken, "Account already exists for this email address.")
-        case let field?? where field.hasPrefix(FieldName.authIdPrefix): return ParseError(identityTaken, "this auth is already used")
+        case let field?? where field.hasPrefix(FieldName.authIdPrefix): return ParseError(.accountAlreadyLinked, "this auth is already used")
         default: return nil
         }
     }
@@ -174,7 +171,7 @@ package struct Accounts: Sendable {
     func findUser(byIdentities identities: [(provider: String, id: String, data: JSON)]) async throws -> StoredObject? {
         let conditions = identities.map { QueryNode.field(FieldPath(field: AuthProviders.idField($0.provider)), .equals(.string($0.id))) }
         let users = try await find(.user, .or(conditions), limit: 2)
-        guard users.count <= 1 else { throw ParseError(Self.identityTaken, "this auth is already used") }
+        guard users.count <= 1 else { throw ParseError(ParseError.Code.accountAlreadyLinked, "this auth is already used") }
         return users.first
     }
 

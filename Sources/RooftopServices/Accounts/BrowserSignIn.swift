@@ -113,7 +113,7 @@ package struct BrowserSignIn: Sendable {
             // after this point leaves nothing behind. A taken identity is refused here already.
             let link = flow["link"]?.stringValue
             if let link, let owner = try await accounts.findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != link {
-                throw ParseError(Accounts.identityTaken, "this auth is already used")
+                throw ParseError(ParseError.Code.accountAlreadyLinked, "this auth is already used")
             }
             let appCode = accounts.tokens.newSecret()
             var record: [String: JSON] = ["identity": Self.encode(identity), "challenge": .string(challenge)]

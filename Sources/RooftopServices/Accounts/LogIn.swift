@@ -107,7 +107,7 @@ package struct LogIn: Sendable {
     package func logInAs(params: [String: JSON], principal: Principal, installationId: String?) async throws -> (StoredObject, String) {
         guard principal.isMaster else { throw ParseError(.operationForbidden, "master key is required") }
         guard case .string(let userId)? = params["userId"], !userId.isEmpty else {
-            throw ParseError(ParseError.Code(162), "userId must not be empty, null, or undefined")
+            throw ParseError(.invalidValue, "userId must not be empty, null, or undefined")
         }
         guard ObjectId.isPlausible(userId), let user = try await accounts.user(userId) else { throw ParseError(.objectNotFound, "user not found") }
         let token = try await accounts.openSession(for: user, action: "login", provider: "masterkey", installationId: installationId)

@@ -118,7 +118,7 @@ package struct SignUp: Sendable {
         let outcomes: [WriteOutcome]
         do {
             outcomes = try await accounts.server.write(group)
-        } catch let error as ParseError where error.code == Accounts.identityTaken && !identities.isEmpty {
+        } catch let error as ParseError where error.code == ParseError.Code.accountAlreadyLinked && !identities.isEmpty {
             // Two first logins with one identity raced: the other one created the user.
             guard let existing = try await accounts.findUser(byIdentities: identities) else { throw error }
             return try await logIn(existing, provider: identities[0].provider, installationId: installationId)

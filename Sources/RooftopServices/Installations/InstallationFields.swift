@@ -4,17 +4,6 @@ import RooftopCore
 /// The typed fields of `_Installation` and their rules: types, formats and bounds, checked
 /// before anything is read or written.
 enum InstallationFields {
-    /// 132: a malformed installation id, or a device token that matches several installations.
-    static let invalidInstallationId = ParseError.Code(132)
-    /// 135: a field an installation must have is missing.
-    static let missingRequiredField = ParseError.Code(135)
-    /// 136: a field that can't change once set.
-    static let immutableField = ParseError.Code(136)
-    /// 112: a channel name outside the allowed characters.
-    static let invalidChannelName = ParseError.Code(112)
-    /// 114: a malformed device token.
-    static let invalidDeviceToken = ParseError.Code(114)
-
     /// The platforms the Parse SDKs (and Rooftop's) report as `deviceType` (Parse-Swift says
     /// `applewatch`, the JS SDK `web`, the Unity SDK `unity`).
     static let deviceTypes: Set<String> = [
@@ -57,7 +46,7 @@ enum InstallationFields {
         let deletes = value == ["__op": "Delete"]
         switch field {
         case "installationId", "deviceType":
-            if deletes || value.isNull { throw ParseError(immutableField, "\(field) may not be changed in this operation") }
+            if deletes || value.isNull { throw ParseError(.immutableField, "\(field) may not be changed in this operation") }
             guard case .string(let text) = value else { throw notA("string", field) }
             if field == "installationId" { return .string(try installationId(text)) }
             guard deviceTypes.contains(text) else {
@@ -68,7 +57,7 @@ enum InstallationFields {
             if deletes { return nil }
             guard case .string(let text) = value else { throw notA("string", field) }
             guard !text.isEmpty, text.utf8.count <= maxDeviceTokenLength, text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
-            else { throw ParseError(invalidDeviceToken, "deviceToken must be 1 to \(maxDeviceTokenLength) printable ASCII characters.") }
+            else { throw ParseError(.invalidDeviceToken, "deviceToken must be 1 to \(maxDeviceTokenLength) printable ASCII characters.") }
             return text.utf8.count == 64 ? .string(text.lowercased()) : nil
         case "channels":
             try checkChannels(value)
@@ -97,7 +86,7 @@ enum InstallationFields {
     static func installationId(_ text: String) throws(ParseError) -> String {
         guard !text.isEmpty, text.utf8.count <= maxInstallationIdLength, text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else {
-            throw ParseError(invalidInstallationId, "installationId must be 1 to \(maxInstallationIdLength) printable ASCII characters.")
+            throw ParseError(.invalidInstallationId, "installationId must be 1 to \(maxInstallationIdLength) printable ASCII characters.")
         }
         return text.lowercased()
     }
@@ -115,7 +104,7 @@ enum InstallationFields {
             guard case .string(let text) = name else { throw notA("array of strings", "channels") }
             guard isChannelName(text) else {
                 throw ParseError(
-                    invalidChannelName,
+                    .invalidChannelName,
                     "Invalid channel name \(ClassName.printable(text)): channel names start with a letter and contain only letters, "
                         + "digits, underscores and hyphens (at most \(maxChannelLength) characters).")
             }

@@ -33,21 +33,21 @@ struct InstallationMatch {
             // A client names its installation by its id; any other is not found (Parse leaves this to ACLs).
             if !isMaster && (stored == nil || stored != installationId) { throw ParseError.objectNotFound }
             if let bodyInstallationId, let stored, bodyInstallationId != stored {
-                throw ParseError(InstallationFields.immutableField, "installationId may not be changed in this operation")
+                throw ParseError(ParseError.Code.immutableField, "installationId may not be changed in this operation")
             }
             if let deviceToken, let storedToken = objectMatch.fields["deviceToken"]?.stringValue, deviceToken != storedToken,
                 bodyInstallationId == nil, stored == nil
             {
-                throw ParseError(InstallationFields.immutableField, "deviceToken may not be changed in this operation")
+                throw ParseError(ParseError.Code.immutableField, "deviceToken may not be changed in this operation")
             }
             match = objectMatch
         }
         if let idMatch { match = idMatch }
         if let deviceType, let match, let storedType = match.fields["deviceType"]?.stringValue, storedType != deviceType {
-            throw ParseError(InstallationFields.immutableField, "deviceType may not be changed in this operation")
+            throw ParseError(ParseError.Code.immutableField, "deviceType may not be changed in this operation")
         }
         if objectId == nil, match == nil, deviceType == nil {
-            throw ParseError(InstallationFields.missingRequiredField, "deviceType must be specified in this operation")
+            throw ParseError(ParseError.Code.missingRequiredField, "deviceType must be specified in this operation")
         }
 
         guard let match else {
@@ -57,7 +57,7 @@ struct InstallationMatch {
                 target = first.objectId
             } else if bodyInstallationId == nil {
                 throw ParseError(
-                    InstallationFields.invalidInstallationId, "Must specify installationId when deviceToken matches multiple Installation objects")
+                    ParseError.Code.invalidInstallationId, "Must specify installationId when deviceToken matches multiple Installation objects")
             } else {
                 // The token moved to this new installation: the old ones holding it go.
                 deletions = Self.stale(tokenMatches, keeping: installationId, appIdentifier: appIdentifier)

@@ -46,7 +46,7 @@ package struct Installations: Sendable {
         if objectId == nil {
             guard installationId != nil || deviceToken != nil else {
                 throw ParseError(
-                    InstallationFields.missingRequiredField, "at least one ID field (deviceToken, installationId) must be specified in this operation"
+                    ParseError.Code.missingRequiredField, "at least one ID field (deviceToken, installationId) must be specified in this operation"
                 )
             }
             // The header's id is the device's: stored, so the device finds its installation again.
