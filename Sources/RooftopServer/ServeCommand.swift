@@ -4,13 +4,9 @@ import Hummingbird
 import Logging
 import NIOCore
 import RooftopCore
-import RooftopCrypto
-import RooftopHTTP
-import RooftopIdentity
 import RooftopMail
 import RooftopServices
 import RooftopStorage
-import RooftopWebhooks
 import ServiceLifecycle
 import UnixSignals
 
@@ -26,43 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = configuration.swiftLogLevel
         let database = try Database.open(configuration, logger: logger)
         for warning in configuration.startupWarnings(appId: keys.appId) { logger.warning("\(warning)") }
-        var http = configuration.http(appId: keys.appId, masterKey: keys.masterKey)
-        http.metrics.enabled = configuration.metricsPort > 0
-        let mail: AccountMail?
-        do {
-            http.pages = try configuration.pageTemplates()
-            mail = try configuration.accountMail(appId: keys.appId, pages: http.pages, logger: logger)
-        } catch let error as ConfigError {
-            throw error
-        } catch {
-            throw ConfigError("\(error)")
-        }
-        var dependencies = Dependencies(
-            store: database.store, services: configuration.services, http: http, accounts: configuration.accounts,
-            passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), mail: mail, logger: logger)
-        let loops = EventLoops.count(configuration)
-        dependencies.eventLoopGroup = EventLoops.group(count: loops)
-        logger.info("serving HTTP on \(loops) event loop\(loops == 1 ? "" : "s") (\(System.coreCount) cores)")
-        dependencies.fileStore = try Database.fileStore(configuration, store: database.store)
-        dependencies.files = configuration.files
-        dependencies.console = configuration.console
-        if configuration.metricsPort > 0 { dependencies.metrics = .shared }
-        if mail != nil, configuration.mail.transport == "outbox" { dependencies.outboxDirectory = configuration.dataDir + "/outbox" }
-        if configuration.databaseURI != nil { dependencies.databaseKind = "PostgreSQL" }
-        dependencies.auth = configuration.auth
-        do {
-            dependencies.providerHTTP = try ProviderHTTP(caFile: configuration.outboundCAFile)
-            dependencies.webhookTransport = try WebhookClient(caFile: configuration.outboundCAFile)
-        } catch {
-            throw CommandFailure(String(describing: error), status: CommandFailure.configuration)
-        }
-        // The embedding program's handlers (RooftopCommandLine.main(cloud:)); none for `rooftop`.
-        dependencies.cloud = CloudCode.current.handlers
-        if let problem = dependencies.cloud.problems.first { throw CommandFailure(problem, status: CommandFailure.software) }
-        dependencies.cloud.timeout = .seconds(configuration.handlerTimeout)
-        dependencies.webhooks.key = configuration.webhookKey
-        dependencies.webhooks.allowedHosts = configuration.webhookHosts
-        dependencies.webhooks.timeout = .seconds(configuration.handlerTimeout)
+        let dependencies = try Dependencies.serving(configuration, keys: keys, store: database.store, logger: logger)
+        let mail = dependencies.mail
         let config = configuration
         let app = buildApplication(dependencies, host: configuration.host, port: configuration.port) { port in
             KeyFile.printBanner(config, keys: keys, port: port)

@@ -77,39 +77,6 @@ extension ServerConfiguration {
         return "http://\(shownHost):\(port)\(httpSettings.mountPath)"
     }
 
-    /// The account mail, or nil when no link can be built; throws when verification is asked for
-    /// without a usable `publicServerURL`, or with broken templates.
-    /// Password reset works whenever a link base exists (always in development); without one,
-    /// `/requestPasswordReset` answers 1 as Parse does.
-    func accountMail(appId: String, pages: PageTemplates = .builtIn, logger: Logger) throws -> AccountMail? {
-        guard let url = effectivePublicServerURL else {
-            if accounts.verifyUserEmails { throw ConfigError("verifyUserEmails needs publicServerURL (the https URL clients and emailed links use)") }
-            return nil
-        }
-        guard let scheme = URLComponents(string: url)?.scheme, ["http", "https"].contains(scheme) else {
-            throw ConfigError("publicServerURL must be an http or https URL")
-        }
-        let transport: any MailTransport =
-            mail.transport == "smtp"
-            ? SMTPClient(
-                configuration: .init(
-                    host: mail.host ?? "localhost", port: mail.port ?? (mail.security == .tls ? 465 : 587), security: mail.security,
-                    username: mail.username, password: mail.password, timeout: mail.timeout, caFile: mail.caFile))
-            : FileOutbox(directory: dataDir + "/outbox")
-        let templates: MailTemplates
-        do {
-            templates = try MailTemplates(directory: mail.templatesDir)
-        } catch {
-            throw ConfigError("mail.templatesDir: \(error)")
-        }
-        let name = appName ?? appId
-        return AccountMail(
-            queue: MailQueue(transport: transport, logger: logger), templates: templates,
-            locale: LanguageChooser(available: templates.languages.union(pages.languages), fallback: mail.defaultLocale),
-            from: mail.from ?? "\(name) <no-reply@localhost>",
-            appName: name, publicServerURL: url, appId: appId)
-    }
-
     /// The hosted pages from `mail.templatesDir` (built in when unset); throws on a file the
     /// pages cannot use.
     func pageTemplates() throws -> PageTemplates {
