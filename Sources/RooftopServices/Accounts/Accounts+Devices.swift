@@ -17,7 +17,7 @@ extension Accounts {
         var fields: [String: JSON] = ["lastUsedAt": ["__type": "Date", "iso": .string(now.iso)]]
         if let ip = ClientInfo.current.ip { fields["createdAddress"] = .string(Self.coarseAddress(ip)) }
         guard let installationId, let idField = try? FieldName("installationId"),
-            let installation = try? await find(
+            let installation = try? await directory.find(
                 .installation, .field(FieldPath(field: idField), .equals(.string(installationId.lowercased()))), limit: 1
             )
             .first

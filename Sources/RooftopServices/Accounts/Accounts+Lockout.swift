@@ -42,7 +42,7 @@ extension Accounts {
             return
         }
         // The fresh count decides: read it back (it may have moved since this attempt's ticket).
-        let current = try await self.user(user.objectId)
+        let current = try await directory.user(user.objectId)
         let count = Int(current?.fields[InternalField.failedLoginCount.rawValue]?.numberValue ?? 0)
         if count >= lockout.threshold, current?.fields[InternalField.lockoutExpiresAt.rawValue] == nil {
             try await lock(user.objectId, now: Double(objects.clock().millisecondsSince1970), lockout: lockout)

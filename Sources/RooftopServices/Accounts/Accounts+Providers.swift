@@ -30,7 +30,7 @@ extension Accounts {
     ) async throws {
         guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
         let field = try FieldName("authData")
-        let current = try await user(userId)
+        let current = try await directory.user(userId)
         var linked = Set(Self.linkedProviders(current))
         var linkedReal = false
         for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
@@ -45,8 +45,8 @@ extension Accounts {
                 continue
             }
             let identity = if let verified, verified.provider == name { verified } else { try await verifiedIdentity(name, data) }
-            if let owner = try await findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != userId {
-                throw ParseError(Self.identityTaken, "this auth is already used")
+            if let owner = try await directory.user(linkedTo: [(name, identity.subject, .null)]), owner.objectId != userId {
+                throw ParseError(UserDirectory.identityTaken, "this auth is already used")
             }
             write.operations.append((FieldPath(field: field, subkeys: [name]), .set(AuthProviders.storedData(identity))))
             write.operations.append((FieldPath(field: AuthProviders.idField(name)), .set(.string(identity.subject))))

@@ -10,7 +10,7 @@ extension Accounts {
         let cap = config.maxSessionsPerUser
         guard cap > 0 else { return }
         let newestFirst = try await server.find(
-            .session, try Self.sessions(of: userId), limit: cap + 100, order: [SortKey(path: FieldPath(field: .createdAt), descending: true)])
+            .session, try UserDirectory.sessions(of: userId), limit: cap + 100, order: [SortKey(path: FieldPath(field: .createdAt), descending: true)])
         guard newestFirst.count > cap else { return }
         // The new session stays whatever the clock says (two sessions may share a millisecond).
         let older = newestFirst.filter { $0.objectId != newSession }
@@ -25,7 +25,7 @@ extension Accounts {
     func ownSession(_ sessionId: String, principal: Principal) async throws -> [String: JSON] {
         guard ObjectId.isPlausible(sessionId) else { throw ParseError.objectNotFound }
         let query = QueryNode.field(FieldPath(field: .objectId), .equals(.string(sessionId)))
-        guard let session = try await find(.session, query, limit: 1).first,
+        guard let session = try await directory.find(.session, query, limit: 1).first,
             principal.isMaster || (principal.userId != nil && session.fields["user"]?["objectId"]?.stringValue == principal.userId)
         else { throw ParseError.objectNotFound }
         return session.json

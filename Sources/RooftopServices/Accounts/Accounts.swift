@@ -80,6 +80,8 @@ package struct Accounts: Sendable {
     let objects: Objects
     /// The server's own reads and writes, with the account errors (202, 203, 208) answered first.
     let server: AsServer
+    /// The server's lookups of users and sessions.
+    let directory: UserDirectory
     let hasher: any PasswordHasher
     let tokens: any SessionTokenSource
     package let config: AccountsConfiguration
@@ -120,7 +122,9 @@ package struct Accounts: Sendable {
         self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)
         self.objects = objects
         let lookup = AsServer(objects: objects)
-        self.server = AsServer(objects: objects) { error, operations in try await Self.accountError(error, operations, lookup: lookup) }
+        let server = AsServer(objects: objects) { error, operations in try await Self.accountError(error, operations, lookup: lookup) }
+        self.server = server
+        self.directory = UserDirectory(server: server)
         self.hasher = hasher
         self.tokens = tokens
         self.config = config
@@ -149,9 +153,6 @@ package struct Accounts: Sendable {
         return acl
     }
 
-    /// Parse's ACCOUNT_ALREADY_LINKED.
-    static let identityTaken = ParseError.Code(208)
-
     /// Maps unique-key violations to Parse's account errors (nil: not an account's). The
     /// database reports whichever unique index it checked first; Parse checks the username
     /// before the email, so a clash on both is 202 whatever the database.
@@ -159,21 +160,13 @@ package struct Accounts: Sendable {
         switch error.duplicateField {
         case InternalField.usernameKey.rawValue?: return ParseError(.usernameTaken, "Account already exists for this username.")
         case InternalField.emailKey.rawValue?:
-            if try await usernameClashes(operations, lookup: lookup) {
+            if try await UserDirectory.usernameClashes(operations, lookup: lookup) {
                 return ParseError(.usernameTaken, "Account already exists for this username.")
             }
             return ParseError(.emailTaken, "Account already exists for this email address.")
-        case let field?? where field.hasPrefix(FieldName.authIdPrefix): return ParseError(identityTaken, "this auth is already used")
+        case let field?? where field.hasPrefix(FieldName.authIdPrefix): return ParseError(UserDirectory.identityTaken, "this auth is already used")
         default: return nil
         }
-    }
-
-    /// The user linked to any of these identities.
-    func findUser(byIdentities identities: [(provider: String, id: String, data: JSON)]) async throws -> StoredObject? {
-        let conditions = identities.map { QueryNode.field(FieldPath(field: AuthProviders.idField($0.provider)), .equals(.string($0.id))) }
-        let users = try await find(.user, .or(conditions), limit: 2)
-        guard users.count <= 1 else { throw ParseError(Self.identityTaken, "this auth is already used") }
-        return users.first
     }
 
     func openSession(for user: StoredObject, action: String, provider: String, installationId: String?) async throws -> String {
@@ -185,7 +178,7 @@ package struct Accounts: Sendable {
         // One session per user and installation: logging in again on a device replaces it.
         var replaced: [WriteOperation] = []
         if let installationId {
-            replaced = try await sessionIds(of: user.objectId, installationId: installationId).map {
+            replaced = try await directory.sessionIds(of: user.objectId, installationId: installationId).map {
                 AsServer.delete(.session, $0)
             }
         }
@@ -210,7 +203,7 @@ package struct Accounts: Sendable {
     package func me(token: String, signedIn: String? = nil) async throws -> StoredObject {
         let userId: String
         if let signedIn { userId = signedIn } else { (userId, _) = try await validate(token) }
-        guard let user = try await user(userId) else { throw Self.invalidToken }
+        guard let user = try await directory.user(userId) else { throw Self.invalidToken }
         return user
     }
 
@@ -227,12 +220,6 @@ package struct Accounts: Sendable {
 
     static let invalidToken = ParseError(.invalidSessionToken, "Invalid session token")
 
-    /// Objects of `className` matching `query`, read with the server's own (master) access: the
-    /// account use cases see internal fields that no client read can.
-    func find(_ className: ClassName, _ query: QueryNode, limit: Int = 100) async throws -> [StoredObject] {
-        try await server.find(className, query, limit: limit)
-    }
-
     /// (userId, sessionId) of a live session.
     func validate(_ token: String) async throws -> (String, String) {
         let digest = tokens.digest(token)
@@ -244,7 +231,7 @@ package struct Accounts: Sendable {
             return (hit.userId, hit.sessionId)
         }
         let query = QueryNode.field(FieldPath(field: .internal(.sessionToken)), .equals(.string(digest)))
-        guard let session = try await find(.session, query, limit: 1).first,
+        guard let session = try await directory.find(.session, query, limit: 1).first,
             let userId = session.fields["user"]?["objectId"]?.stringValue,
             let expires = session.fields["expiresAt"]?["iso"]?.stringValue.flatMap(ParseDate.init(iso:))
         else { throw Self.invalidToken }

@@ -112,8 +112,8 @@ package struct BrowserSignIn: Sendable {
             // Found, created or linked only when the app redeems its code: a flow that fails
             // after this point leaves nothing behind. A taken identity is refused here already.
             let link = flow["link"]?.stringValue
-            if let link, let owner = try await accounts.findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != link {
-                throw ParseError(Accounts.identityTaken, "this auth is already used")
+            if let link, let owner = try await accounts.directory.user(linkedTo: [(name, identity.subject, .null)]), owner.objectId != link {
+                throw ParseError(UserDirectory.identityTaken, "this auth is already used")
             }
             let appCode = accounts.tokens.newSecret()
             var record: [String: JSON] = ["identity": Self.encode(identity), "challenge": .string(challenge)]
@@ -149,7 +149,7 @@ package struct BrowserSignIn: Sendable {
             _ = try await UserChanges(accounts: accounts).updateUser(
                 link, body: ["authData": .object([identity.provider: .object([:])])], principal: principal, installationId: nil,
                 verified: identity)
-            guard let user = try await accounts.user(link) else { throw invalid }
+            guard let user = try await accounts.directory.user(link) else { throw invalid }
             try await accounts.loginTrigger(.beforeLogin, user)
             let token = try await accounts.openSession(for: user, action: "login", provider: identity.provider, installationId: installationId)
             await accounts.audit.record(.login, userId: link, detail: identity.provider)
@@ -266,7 +266,7 @@ extension BrowserSignIn {
             case .object(let record)? = try? JSONParser.parse(Array(text.utf8)), let userId = record["user"]?.stringValue,
             record["provider"]?.stringValue == name, record["challenge"]?.stringValue == challenge
         else { throw invalid }
-        guard try await accounts.user(userId) != nil else { throw invalid }
+        guard try await accounts.directory.user(userId) != nil else { throw invalid }
         return userId
     }
 }

@@ -61,7 +61,7 @@ package struct LogIn: Sendable {
             candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(address)))))
         }
         var found: StoredObject?
-        if !candidates.isEmpty { found = try await accounts.find(.user, .or(candidates), limit: 1).first }
+        if !candidates.isEmpty { found = try await accounts.directory.find(.user, .or(candidates), limit: 1).first }
         // With lockout on, every attempt first takes a numbered ticket (an atomic increment); only
         // tickets up to the threshold are verified, so parallel guesses can't exceed it.
         if let user = found {
@@ -109,7 +109,9 @@ package struct LogIn: Sendable {
         guard case .string(let userId)? = params["userId"], !userId.isEmpty else {
             throw ParseError(ParseError.Code(162), "userId must not be empty, null, or undefined")
         }
-        guard ObjectId.isPlausible(userId), let user = try await accounts.user(userId) else { throw ParseError(.objectNotFound, "user not found") }
+        guard ObjectId.isPlausible(userId), let user = try await accounts.directory.user(userId) else {
+            throw ParseError(.objectNotFound, "user not found")
+        }
         let token = try await accounts.openSession(for: user, action: "login", provider: "masterkey", installationId: installationId)
         await accounts.audit.record(.loginAs, userId: user.objectId)
         return (user, token)

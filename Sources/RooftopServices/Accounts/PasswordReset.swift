@@ -53,7 +53,7 @@ package struct PasswordReset: Sendable {
             .field(FieldPath(field: .internal(.emailKey)), .equals(.string(key))),
             .field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))),
         ])
-        let found = try await accounts.find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
+        let found = try await accounts.directory.find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
         if found == nil, let previous = try await SecurityNotices(accounts: accounts).previousOwner(of: email) {
             return (previous.user, previous.address)
         }
@@ -91,7 +91,7 @@ package struct PasswordReset: Sendable {
     package func passwordResetUser(token: String) async throws -> StoredObject? {
         guard AccountMail.isLinkTokenShaped(token) else { return nil }
         let query = QueryNode.field(FieldPath(field: .internal(.resetToken)), .equals(.string(accounts.tokens.digest(token))))
-        guard let user = try await accounts.find(.user, query, limit: 1).first,
+        guard let user = try await accounts.directory.find(.user, query, limit: 1).first,
             let expires = user.fields[InternalField.resetTokenExpiresAt.rawValue]?.numberValue,
             Double(accounts.objects.clock().millisecondsSince1970) < expires
         else { return nil }
@@ -127,7 +127,7 @@ package struct PasswordReset: Sendable {
         let unspent = Access.master.requiring(.internal(.resetToken), equals: accounts.tokens.digest(token))
         var group = [AsServer.update(.user, user.objectId, at: accounts.objects.clock(), write, access: unspent)]
         if accounts.config.revokeSessionOnPasswordReset {
-            group += try await accounts.sessionIds(of: user.objectId).map { AsServer.delete(.session, $0) }
+            group += try await accounts.directory.sessionIds(of: user.objectId).map { AsServer.delete(.session, $0) }
         }
         do {
             try await accounts.server.write(group)

@@ -29,7 +29,7 @@ package struct SecurityNotices: Sendable {
         let client = ClientInfo.current
         let now = accounts.objects.clock()
         accounts.background.start("security notice") {
-            guard let user = try await accounts.user(userId) else { return }
+            guard let user = try await accounts.directory.user(userId) else { return }
             switch notice {
             case .signedIn(let installationId, let device):
                 guard try await rememberDevice(of: userId, installationId: installationId, client: client), !Self.isAnonymous(user) else {
@@ -179,7 +179,7 @@ package struct SecurityNotices: Sendable {
         guard parts.count == 3, let expires = Int64(parts[0]) else { return nil }
         try await accounts.server.store.putOneTime(key: key, value: text, expiresAt: expires)
         // Only while the address is still someone's old one: not an account's current email.
-        guard let user = try await accounts.user(parts[1]),
+        guard let user = try await accounts.directory.user(parts[1]),
             user.fields["email"]?.stringValue.map(AccountKey.normalize) != AccountKey.normalize(parts[2])
         else { return nil }
         return (user, parts[2])

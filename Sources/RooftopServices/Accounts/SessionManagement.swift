@@ -27,11 +27,11 @@ package struct SessionManagement: Sendable {
         var query = QueryNode.always
         if !principal.isMaster {
             guard let userId = principal.userId else { throw Accounts.invalidToken }
-            query = try Accounts.sessions(of: userId)
+            query = try UserDirectory.sessions(of: userId)
         }
         var current: String?
         if let token { current = try await accounts.validate(token).1 }
-        return try await accounts.find(.session, query, limit: 1000).map { session in
+        return try await accounts.directory.find(.session, query, limit: 1000).map { session in
             var json = session.json
             if let current { json["current"] = .bool(session.objectId == current) }
             return .object(json)
@@ -114,7 +114,7 @@ package struct SessionManagement: Sendable {
     /// request came with (at once, on every node); how many ended.
     package func revokeOtherSessions(token: String) async throws -> Int {
         let (userId, current) = try await accounts.validate(token)
-        let others = try await accounts.sessionIds(of: userId).filter { $0 != current }
+        let others = try await accounts.directory.sessionIds(of: userId).filter { $0 != current }
         var revoked: [String] = []
         for id in others where (try? await accounts.server.write([AsServer.delete(.session, id)])) != nil {
             revoked.append(id)

@@ -43,7 +43,7 @@ package struct SignUp: Sendable {
             }
         }
         if !identities.isEmpty {
-            if let existing = try await accounts.findUser(byIdentities: identities) {
+            if let existing = try await accounts.directory.user(linkedTo: identities) {
                 return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
             }
             if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
@@ -118,9 +118,9 @@ package struct SignUp: Sendable {
         let outcomes: [WriteOutcome]
         do {
             outcomes = try await accounts.server.write(group)
-        } catch let error as ParseError where error.code == Accounts.identityTaken && !identities.isEmpty {
+        } catch let error as ParseError where error.code == UserDirectory.identityTaken && !identities.isEmpty {
             // Two first logins with one identity raced: the other one created the user.
-            guard let existing = try await accounts.findUser(byIdentities: identities) else { throw error }
+            guard let existing = try await accounts.directory.user(linkedTo: identities) else { throw error }
             return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
