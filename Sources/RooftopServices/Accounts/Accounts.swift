@@ -82,7 +82,8 @@ package struct Accounts: Sendable {
     let server: AsServer
     /// The server's lookups of users and sessions.
     let directory: UserDirectory
-    let hasher: any PasswordHasher
+    /// Password hashing and policy.
+    let passwords: Passwords
     let tokens: any SessionTokenSource
     package let config: AccountsConfiguration
     let providers: AuthProviders
@@ -125,7 +126,7 @@ package struct Accounts: Sendable {
         let server = AsServer(objects: objects) { error, operations in try await Self.accountError(error, operations, lookup: lookup) }
         self.server = server
         self.directory = UserDirectory(server: server)
-        self.hasher = hasher
+        self.passwords = Passwords(hasher: hasher, config: config, mail: mail, clock: objects.clock)
         self.tokens = tokens
         self.config = config
         self.providers = AuthProviders(providers + (config.enableAnonymousUsers ? [AnonymousAuthProvider()] : []))

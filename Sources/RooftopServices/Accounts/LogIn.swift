@@ -71,9 +71,9 @@ package struct LogIn: Sendable {
                 throw LoginFailure(error: error, userId: user.objectId, reason: "locked")
             }
         }
-        let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.hasher.dummyHash
+        let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.passwords.hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
-        let matches = await accounts.passwordMatches(password, hash: hash)
+        let matches = await accounts.passwords.matches(password, hash: hash)
         if let user = found { try await accounts.settleLoginTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
@@ -81,7 +81,7 @@ package struct LogIn: Sendable {
         }
         // Only after the password checked out, so these answers tell nothing to a guesser.
         do {
-            try accounts.checkPasswordAge(user)
+            try accounts.passwords.checkAge(user)
         } catch {
             throw LoginFailure(error: error, userId: user.objectId, reason: "password expired")
         }

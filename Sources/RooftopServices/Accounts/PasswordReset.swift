@@ -113,14 +113,14 @@ package struct PasswordReset: Sendable {
     /// update that stores the new hash, so of many concurrent posts exactly one changes it.
     package func resetPassword(token: String, newPassword: String) async throws -> ResetOutcome {
         guard let user = try await passwordResetUser(token: token) else { return .invalid }
-        if let problem = try await accounts.passwordProblem(newPassword, for: user) { return .rejected(problem) }
+        if let problem = try await accounts.passwords.problem(newPassword, for: user) { return .rejected(problem) }
         var write = ObjectWrite()
         write.operations = [
             (FieldPath(field: .internal(.resetToken)), .delete),
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete),
         ]
-        write.operations += try accounts.passwordOperations(
-            hash: try await accounts.hashPassword(newPassword), replacing: user, now: accounts.objects.clock())
+        write.operations += try accounts.passwords.operations(
+            hash: try await accounts.passwords.hash(newPassword), replacing: user, now: accounts.objects.clock())
         if accounts.config.lockout?.unlockOnPasswordReset == true { write.operations += Accounts.unlockOperations }
         // Consumed by one conditional update. The first change after sign-up adds
         // `_password_history` (with `maxPasswordHistory`) and a lockout's fields: the server's own.

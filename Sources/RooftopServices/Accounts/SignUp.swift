@@ -68,7 +68,7 @@ package struct SignUp: Sendable {
         let password: String?
         switch fields.removeValue(forKey: "password") {
         case .string(let text)?:
-            try accounts.config.passwordPolicy.check(text, username: username, context: accounts.contextWords(email: email))
+            try accounts.config.passwordPolicy.check(text, username: username, context: accounts.passwords.contextWords(email: email))
             password = text
         case nil where !identities.isEmpty: password = nil
         default: throw ParseError(.passwordMissing, "password is required")
@@ -82,8 +82,8 @@ package struct SignUp: Sendable {
         let userId = accounts.server.newObjectId()
         write.operations += try Accounts.nameOperations(username: username, email: email)
         if let password {
-            write.operations += try accounts.passwordOperations(
-                hash: try await accounts.hashPassword(password), replacing: nil, now: accounts.objects.clock())
+            write.operations += try accounts.passwords.operations(
+                hash: try await accounts.passwords.hash(password), replacing: nil, now: accounts.objects.clock())
         }
         if !identities.isEmpty {
             var authData: [String: JSON] = [:]

@@ -74,8 +74,8 @@ package struct UserChanges: Sendable {
             verifyToken = token
         }
         if let password {
-            if let problem = try await accounts.passwordProblem(password, for: current, username: username, email: email) { throw problem.error }
-            write.operations += try accounts.passwordOperations(hash: try await accounts.hashPassword(password), replacing: current, now: now)
+            if let problem = try await accounts.passwords.problem(password, for: current, username: username, email: email) { throw problem.error }
+            write.operations += try accounts.passwords.operations(hash: try await accounts.passwords.hash(password), replacing: current, now: now)
             operations += try await accounts.directory.sessionIds(of: userId).map { AsServer.delete(.session, $0) }
             let token = accounts.tokens.newToken()
             operations.append(try accounts.sessionInsert(userId: userId, token: token, action: "login", installationId: installationId, at: now))
