@@ -55,7 +55,7 @@ package struct AccountAdministration: Sendable {
     /// Clears the user's failed-login count and lock.
     package func unlock(_ userId: String) async throws {
         guard try await consoleUser(userId) != nil else { throw ParseError.objectNotFound }
-        try await accounts.resetLoginCount(userId)
+        try await accounts.lockout.reset(userId)
         await accounts.audit.record(.accountUnlocked, userId: userId)
     }
 

@@ -84,6 +84,8 @@ package struct Accounts: Sendable {
     let directory: UserDirectory
     /// Password hashing and policy.
     let passwords: Passwords
+    /// Failed-login counting and the lock (Parse's `accountLockout`).
+    let lockout: LoginLockout
     let tokens: any SessionTokenSource
     package let config: AccountsConfiguration
     let providers: AuthProviders
@@ -120,12 +122,15 @@ package struct Accounts: Sendable {
         self.mail = mail
         self.cache = SessionCache(now: objects.clock)
         self.background = BackgroundWork(limit: 64, logger: logger)
-        self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)
+        let audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)
+        self.audit = audit
         self.objects = objects
         let lookup = AsServer(objects: objects)
         let server = AsServer(objects: objects) { error, operations in try await Self.accountError(error, operations, lookup: lookup) }
         self.server = server
-        self.directory = UserDirectory(server: server)
+        let directory = UserDirectory(server: server)
+        self.directory = directory
+        self.lockout = LoginLockout(rule: config.lockout, server: server, directory: directory, audit: audit, clock: objects.clock)
         self.passwords = Passwords(hasher: hasher, config: config, mail: mail, clock: objects.clock)
         self.tokens = tokens
         self.config = config

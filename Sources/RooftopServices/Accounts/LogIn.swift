@@ -66,7 +66,7 @@ package struct LogIn: Sendable {
         // tickets up to the threshold are verified, so parallel guesses can't exceed it.
         if let user = found {
             do {
-                try await accounts.takeLoginTicket(user)
+                try await accounts.lockout.takeTicket(user)
             } catch let error as ParseError {
                 throw LoginFailure(error: error, userId: user.objectId, reason: "locked")
             }
@@ -74,7 +74,7 @@ package struct LogIn: Sendable {
         let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.passwords.hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
         let matches = await accounts.passwords.matches(password, hash: hash)
-        if let user = found { try await accounts.settleLoginTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
+        if let user = found { try await accounts.lockout.settleTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
             throw LoginFailure(error: invalid, userId: found?.objectId, reason: found == nil ? "unknown user" : "wrong password")

@@ -121,7 +121,7 @@ package struct PasswordReset: Sendable {
         ]
         write.operations += try accounts.passwords.operations(
             hash: try await accounts.passwords.hash(newPassword), replacing: user, now: accounts.objects.clock())
-        if accounts.config.lockout?.unlockOnPasswordReset == true { write.operations += Accounts.unlockOperations }
+        if accounts.config.lockout?.unlockOnPasswordReset == true { write.operations += LoginLockout.unlockOperations }
         // Consumed by one conditional update. The first change after sign-up adds
         // `_password_history` (with `maxPasswordHistory`) and a lockout's fields: the server's own.
         let unspent = Access.master.requiring(.internal(.resetToken), equals: accounts.tokens.digest(token))
