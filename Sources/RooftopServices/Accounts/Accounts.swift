@@ -96,8 +96,8 @@ package struct Accounts: Sendable {
     package let audit: AuditLog
     /// Reset and verification requests' per-account work, done after the answer.
     let background: BackgroundWork
-    /// When this node last wrote each session's `lastUsedAt`.
-    let sessionUse = SessionUse()
+    /// The device side of sessions: the fields a new one records, `lastUsedAt` kept fresh.
+    let devices: SessionDevices
     /// Security notices sent per user this hour, on this node.
     let noticeBudget = NoticeBudget()
 
@@ -121,7 +121,8 @@ package struct Accounts: Sendable {
     ) {
         self.mail = mail
         self.cache = SessionCache(now: objects.clock)
-        self.background = BackgroundWork(limit: 64, logger: logger)
+        let background = BackgroundWork(limit: 64, logger: logger)
+        self.background = background
         let audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)
         self.audit = audit
         self.objects = objects
@@ -130,6 +131,7 @@ package struct Accounts: Sendable {
         self.server = server
         let directory = UserDirectory(server: server)
         self.directory = directory
+        self.devices = SessionDevices(server: server, background: background, clock: objects.clock)
         self.lockout = LoginLockout(rule: config.lockout, server: server, directory: directory, audit: audit, clock: objects.clock)
         self.passwords = Passwords(hasher: hasher, config: config, mail: mail, clock: objects.clock)
         self.tokens = tokens
@@ -178,7 +180,7 @@ package struct Accounts: Sendable {
     func openSession(for user: StoredObject, action: String, provider: String, installationId: String?) async throws -> String {
         let token = tokens.newToken()
         let now = objects.clock()
-        let device = await deviceFields(installationId: installationId, at: now)
+        let device = await devices.fields(installationId: installationId, at: now)
         let session = try sessionInsert(
             userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: now, device: device)
         // One session per user and installation: logging in again on a device replaces it.
@@ -233,7 +235,7 @@ package struct Accounts: Sendable {
         let live = server.store.cacheBus.isLive
         let (hit, generation) = await cache.lookup(digest)
         if live, let hit {
-            touch(hit.sessionId)
+            devices.touch(hit.sessionId)
             return (hit.userId, hit.sessionId)
         }
         let query = QueryNode.field(FieldPath(field: .internal(.sessionToken)), .equals(.string(digest)))
@@ -257,7 +259,7 @@ package struct Accounts: Sendable {
             remaining = length
         }
         if live { await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining), readAt: generation) }
-        touch(session.objectId)
+        devices.touch(session.objectId)
         return (userId, session.objectId)
     }
 
@@ -277,7 +279,7 @@ package struct Accounts: Sendable {
         for (key, value) in device.sorted(by: { $0.key < $1.key }) { write.operations.append((FieldPath(field: try FieldName(key)), .set(value))) }
         write.acl = ACL(readers: [userId], writers: [userId])
         let id = server.newObjectId()
-        sessionUse.opened(id, now: now.millisecondsSince1970)
+        devices.sessionUse.opened(id, now: now.millisecondsSince1970)
         return .insert(className: .session, objectId: id, at: now, write: write, grant: SchemaGrant(createClass: true, addFields: true))
     }
 }

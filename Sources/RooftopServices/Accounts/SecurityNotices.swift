@@ -39,9 +39,9 @@ package struct SecurityNotices: Sendable {
             case .signedUp(let installationId):
                 _ = try await rememberDevice(of: userId, installationId: installationId, client: client)
             case .passwordChanged:
-                await send(.passwordChanged, about: user, device: await accounts.deviceFields(installationId: nil, at: now), at: now, mail: mail)
+                await send(.passwordChanged, about: user, device: await accounts.devices.fields(installationId: nil, at: now), at: now, mail: mail)
             case .emailChanged(let old):
-                let device = await accounts.deviceFields(installationId: nil, at: now)
+                let device = await accounts.devices.fields(installationId: nil, at: now)
                 guard let new = user.fields["email"]?.stringValue, old.map(AccountKey.normalize) != AccountKey.normalize(new) else { return }
                 // The old address learns where the account went (partly hidden); the new one
                 // learns nothing about the account but that it exists.
@@ -52,11 +52,11 @@ package struct SecurityNotices: Sendable {
                 await send(.emailAdded, about: user, device: device, at: now, mail: mail)
             case .providerLinked(let provider):
                 await send(
-                    .providerLinked, about: user, device: await accounts.deviceFields(installationId: nil, at: now), at: now, mail: mail,
+                    .providerLinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now), at: now, mail: mail,
                     extra: ["provider": provider])
             case .providerUnlinked(let provider):
                 await send(
-                    .providerUnlinked, about: user, device: await accounts.deviceFields(installationId: nil, at: now), at: now, mail: mail,
+                    .providerUnlinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now), at: now, mail: mail,
                     extra: ["provider": provider])
             }
         }
@@ -83,7 +83,7 @@ package struct SecurityNotices: Sendable {
     func rememberDevice(of userId: String, installationId: String?, client: ClientInfo) async throws -> Bool {
         let device =
             installationId.map { "installation:" + $0.lowercased() }
-            ?? "network:\(client.ip.map(Accounts.coarseAddress) ?? "")|agent:\(String((client.userAgent ?? "").prefix(512)))"
+            ?? "network:\(client.ip.map(SessionDevices.coarseAddress) ?? "")|agent:\(String((client.userAgent ?? "").prefix(512)))"
         let now = accounts.objects.clock().millisecondsSince1970
         let store = accounts.server.store
         let deviceKey = "device:" + accounts.tokens.digest(userId + "\n" + device)

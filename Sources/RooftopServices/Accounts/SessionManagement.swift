@@ -99,7 +99,7 @@ package struct SessionManagement: Sendable {
         guard
             case .insert(_, let id, let at, var write, let grant) = try accounts.sessionInsert(
                 userId: userId, token: token, action: "create", installationId: installation, at: now,
-                device: await accounts.deviceFields(installationId: installation, at: now))
+                device: await accounts.devices.fields(installationId: installation, at: now))
         else { throw ParseError.internalError }
         write.operations += custom.operations
         try await accounts.server.write([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])

@@ -113,7 +113,7 @@ package struct SignUp: Sendable {
                 try accounts.sessionInsert(
                     userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
                     provider: identities.first?.provider ?? "password", installationId: installationId, at: now,
-                    device: await accounts.deviceFields(installationId: installationId, at: now)))
+                    device: await accounts.devices.fields(installationId: installationId, at: now)))
         }
         let outcomes: [WriteOutcome]
         do {
