@@ -88,7 +88,8 @@ package struct Accounts: Sendable {
     let lockout: LoginLockout
     let tokens: any SessionTokenSource
     package let config: AccountsConfiguration
-    let providers: AuthProviders
+    /// The `authData` identities: checked with their providers, linked and unlinked.
+    let identities: LinkedIdentities
     let cache: SessionCache
     /// Mail settings; nil when no email flow is configured (their routes then answer 1).
     let mail: AccountMail?
@@ -136,7 +137,8 @@ package struct Accounts: Sendable {
         self.passwords = Passwords(hasher: hasher, config: config, mail: mail, clock: objects.clock)
         self.tokens = tokens
         self.config = config
-        self.providers = AuthProviders(providers + (config.enableAnonymousUsers ? [AnonymousAuthProvider()] : []))
+        self.identities = LinkedIdentities(
+            providers: AuthProviders(providers + (config.enableAnonymousUsers ? [AnonymousAuthProvider()] : [])), directory: directory, audit: audit)
     }
 
     /// `username` and `email` with their normalized, uniquely indexed keys.

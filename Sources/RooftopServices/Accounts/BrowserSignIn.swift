@@ -39,7 +39,7 @@ package struct BrowserSignIn: Sendable {
         provider name: String, callback: String, redirectURI: String?, codeChallenge: String?, appState: String?, linkCode: String?,
         sessionInURL: Bool = false
     ) async throws -> String {
-        let provider = try accounts.providers.browserProvider(name)
+        let provider = try accounts.identities.providers.browserProvider(name)
         guard let redirectURI, Self.isAllowedRedirect(redirectURI, allowList: accounts.config.authRedirectURIs) else {
             throw ParseError(.invalidJSON, "redirect_uri is not on this server's authRedirectURIs.")
         }
@@ -82,7 +82,7 @@ package struct BrowserSignIn: Sendable {
         let expired = ParseError(.objectNotFound, "This sign-in has expired or was already used. Start again from the app.")
         // Neither an unknown provider nor the other method touches a flow: whoever knows a
         // `state` can't spend it through a callback its provider never uses.
-        guard let browser = try? accounts.providers.browserProvider(name) else { return .failed(expired) }
+        guard let browser = try? accounts.identities.providers.browserProvider(name) else { return .failed(expired) }
         if browser.returnsByFormPost != formPost {
             return .failed(ParseError(.invalidJSON, "This provider does not return here this way. Start again from the app."))
         }
@@ -244,7 +244,7 @@ extension BrowserSignIn {
     /// identity to this user. The session token itself never goes into a URL; the code is bound
     /// to the app's challenge, so whoever sees the start URL can't finish the link elsewhere.
     package func issueLinkCode(provider name: String, sessionToken: String, body: [String: JSON]) async throws -> [String: JSON] {
-        _ = try accounts.providers.browserProvider(name)
+        _ = try accounts.identities.providers.browserProvider(name)
         guard let userId = try await accounts.principal(forToken: sessionToken).userId else { throw Accounts.invalidToken }
         guard case .string(let challenge)? = body["code_challenge"], Self.isPKCEValue(challenge, length: 43...43) else {
             throw ParseError(.invalidJSON, "code_challenge must be the S256 challenge of the app's code verifier (43 characters).")

@@ -129,7 +129,7 @@ package struct SecurityNotices: Sendable {
 
     /// A user that only ever signed in anonymously.
     static func isAnonymous(_ user: StoredObject) -> Bool {
-        Accounts.linkedProviders(user) == ["anonymous"] && user.fields[InternalField.hashedPassword.rawValue] == nil
+        LinkedIdentities.providers(of: user) == ["anonymous"] && user.fields[InternalField.hashedPassword.rawValue] == nil
     }
 
     /// `ana@example.com` → `a***@example.com`: enough for the owner to recognise, not to copy.

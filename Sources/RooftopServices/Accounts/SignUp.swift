@@ -38,7 +38,7 @@ package struct SignUp: Sendable {
         } else if let authData = fields.removeValue(forKey: "authData") {
             guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
             for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
-                let identity = try await accounts.verifiedIdentity(name, data)
+                let identity = try await accounts.identities.verify(name, data)
                 identities.append((name, identity.subject, AuthProviders.storedData(identity)))
             }
         }

@@ -39,9 +39,9 @@ package struct UserChanges: Sendable {
         var write = try ObjectWrite(body: fields, isCreate: false)
         // Only a change is news: re-saving a linked provider's data sends no notice.
         var linkedBefore: Set<String> = []
-        if authData != nil { linkedBefore = Set(Accounts.linkedProviders(try await accounts.directory.user(userId))) }
+        if authData != nil { linkedBefore = Set(LinkedIdentities.providers(of: try await accounts.directory.user(userId))) }
         if let authData {
-            try await accounts.applyAuthData(
+            try await accounts.identities.apply(
                 authData, to: &write, userId: userId, principal: principal, settingPassword: password != nil, verified: verified)
         }
         if let id = write.objectId, id != userId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
