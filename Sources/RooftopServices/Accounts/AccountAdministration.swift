@@ -61,17 +61,17 @@ package struct AccountAdministration: Sendable {
 
     /// Ends one of the user's sessions at once, on every node (101 when it is not theirs).
     package func revokeSession(_ sessionId: String, ofUser userId: String) async throws {
-        let session = try await accounts.ownSession(sessionId, principal: .master)
+        let session = try await accounts.sessions.owned(sessionId, by: .master)
         guard session["user"]?["objectId"]?.stringValue == userId else { throw ParseError.objectNotFound }
         try await accounts.server.write([AsServer.delete(.session, sessionId)])
-        await accounts.forget(.sessions(ids: [sessionId]))
+        await accounts.sessions.forget(.sessions(ids: [sessionId]))
         await accounts.audit.record(.sessionRevoked, userId: userId, detail: sessionId)
     }
 
     /// Ends every session of the user at once, on every node; how many ended.
     package func revokeAllSessions(ofUser userId: String) async throws -> Int {
         let revoked = await accounts.server.deleteEach(.session, try await accounts.directory.sessionIds(of: userId)).count
-        await accounts.forget(.userSessions(userId: userId))
+        await accounts.sessions.forget(.userSessions(userId: userId))
         await accounts.audit.record(.sessionRevoked, userId: userId, detail: "all sessions (\(revoked))")
         return revoked
     }

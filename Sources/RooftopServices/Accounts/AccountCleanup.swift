@@ -32,7 +32,7 @@ package struct AccountCleanup: Sendable {
             } catch {
                 _ = await accounts.server.deleteEach(.session, ids)
             }
-            await accounts.forget(.sessions(ids: ids))
+            await accounts.sessions.forget(.sessions(ids: ids))
             total += ids.count
             if ids.count < batchSize { return total }
         }

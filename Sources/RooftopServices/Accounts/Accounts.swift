@@ -90,7 +90,8 @@ package struct Accounts: Sendable {
     package let config: AccountsConfiguration
     /// The `authData` identities: checked with their providers, linked and unlinked.
     let identities: LinkedIdentities
-    let cache: SessionCache
+    /// Opening, validating and capping sessions, and the session cache.
+    package let sessions: AccountSessions
     /// Mail settings; nil when no email flow is configured (their routes then answer 1).
     let mail: AccountMail?
     /// Where authentication events are recorded.
@@ -121,7 +122,6 @@ package struct Accounts: Sendable {
         providers: [any AuthProvider] = [], mail: AccountMail? = nil, logger: Logger = Logger(label: "rooftop.accounts")
     ) {
         self.mail = mail
-        self.cache = SessionCache(now: objects.clock)
         let background = BackgroundWork(limit: 64, logger: logger)
         self.background = background
         let audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)
@@ -132,11 +132,14 @@ package struct Accounts: Sendable {
         self.server = server
         let directory = UserDirectory(server: server)
         self.directory = directory
-        self.devices = SessionDevices(server: server, background: background, clock: objects.clock)
+        let devices = SessionDevices(server: server, background: background, clock: objects.clock)
+        self.devices = devices
         self.lockout = LoginLockout(rule: config.lockout, server: server, directory: directory, audit: audit, clock: objects.clock)
         self.passwords = Passwords(hasher: hasher, config: config, mail: mail, clock: objects.clock)
         self.tokens = tokens
         self.config = config
+        self.sessions = AccountSessions(
+            server: server, tokens: tokens, config: config, directory: directory, devices: devices, audit: audit, clock: objects.clock)
         self.identities = LinkedIdentities(
             providers: AuthProviders(providers + (config.enableAnonymousUsers ? [AnonymousAuthProvider()] : [])), directory: directory, audit: audit)
     }
@@ -179,11 +182,13 @@ package struct Accounts: Sendable {
         }
     }
 
+    /// A new session's token for `user`. Spans the layers: the session and its device fields,
+    /// replacing the one on the same installation, the per-user cap, and the new-device notice.
     func openSession(for user: StoredObject, action: String, provider: String, installationId: String?) async throws -> String {
         let token = tokens.newToken()
         let now = objects.clock()
         let device = await devices.fields(installationId: installationId, at: now)
-        let session = try sessionInsert(
+        let session = try sessions.insert(
             userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: now, device: device)
         // One session per user and installation: logging in again on a device replaces it.
         var replaced: [WriteOperation] = []
@@ -193,8 +198,8 @@ package struct Accounts: Sendable {
             }
         }
         try await server.write(replaced + [session])
-        if !replaced.isEmpty { await forget(.sessions(ids: replaced.map(\.objectId))) }
-        try await trimSessions(of: user.objectId, keeping: session.objectId)
+        if !replaced.isEmpty { await sessions.forget(.sessions(ids: replaced.map(\.objectId))) }
+        try await sessions.trim(of: user.objectId, keeping: session.objectId)
         // A support session (`/loginAs`) or an upgraded one is no new device of the user's.
         if provider != "masterkey" && action != "upgrade" {
             SecurityNotices(accounts: self).notify(.signedIn(installationId: installationId, device: device), userId: user.objectId)
@@ -204,7 +209,7 @@ package struct Accounts: Sendable {
 
     /// The caller behind a session token; 209 when it is unknown or expired.
     package func principal(forToken token: String) async throws -> Principal {
-        let (userId, _) = try await validate(token)
+        let (userId, _) = try await sessions.validate(token)
         return try await objects.roles.principal(forUser: userId)
     }
 
@@ -212,76 +217,19 @@ package struct Accounts: Sendable {
     /// validation of this same token found moments ago: the session is then not checked again.
     package func me(token: String, signedIn: String? = nil) async throws -> StoredObject {
         let userId: String
-        if let signedIn { userId = signedIn } else { (userId, _) = try await validate(token) }
-        guard let user = try await directory.user(userId) else { throw Self.invalidToken }
+        if let signedIn { userId = signedIn } else { (userId, _) = try await sessions.validate(token) }
+        guard let user = try await directory.user(userId) else { throw AccountSessions.invalidToken }
         return user
     }
 
     /// Ends a session (`POST /logout`).
     package func logOut(token: String) async throws {
-        let (userId, sessionId) = try await validate(token)
+        let (userId, sessionId) = try await sessions.validate(token)
         // Delete first, then drop the cache entry: a validation that read the session before the
         // delete cannot cache it afterwards (the removal bumps the cache's generation).
         _ = try? await server.write([AsServer.delete(.session, sessionId)])
-        await forget(.sessionToken(digest: tokens.digest(token)))
+        await sessions.forget(.sessionToken(digest: tokens.digest(token)))
         await audit.record(.logout, userId: userId)
         await afterLogoutTrigger(sessionId: sessionId, userId: userId)
-    }
-
-    static let invalidToken = ParseError(.invalidSessionToken, "Invalid session token")
-
-    /// (userId, sessionId) of a live session.
-    func validate(_ token: String) async throws -> (String, String) {
-        let digest = tokens.digest(token)
-        // Without the other nodes' invalidations, the cache can't be trusted: read every time.
-        let live = server.store.cacheBus.isLive
-        let (hit, generation) = await cache.lookup(digest)
-        if live, let hit {
-            devices.touch(hit.sessionId)
-            return (hit.userId, hit.sessionId)
-        }
-        let query = QueryNode.field(FieldPath(field: .internal(.sessionToken)), .equals(.string(digest)))
-        guard let session = try await directory.find(.session, query, limit: 1).first,
-            let userId = session.fields["user"]?["objectId"]?.stringValue,
-            let expires = session.fields["expiresAt"]?["iso"]?.stringValue.flatMap(ParseDate.init(iso:))
-        else { throw Self.invalidToken }
-        let now = objects.clock()
-        var remaining = expires.millisecondsSince1970 - now.millisecondsSince1970
-        guard remaining > 0 else { throw Self.invalidToken }
-        let length = Int64(config.sessionLength) * 1000
-        if config.extendSessionOnUse && remaining < length / 2 {
-            // Sliding expiry, at most once per half lifetime so a busy session isn't rewritten on
-            // every request.
-            let renewed = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + length)
-            var write = ObjectWrite()
-            write.operations = [(FieldPath(field: try FieldName("expiresAt")), .set(["__type": "Date", "iso": .string(renewed.iso)]))]
-            _ = try? await server.write([
-                AsServer.update(.session, session.objectId, at: now, write, addFields: false)
-            ])
-            remaining = length
-        }
-        if live { await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining), readAt: generation) }
-        devices.touch(session.objectId)
-        return (userId, session.objectId)
-    }
-
-    func sessionInsert(
-        userId: String, token: String, action: String, provider: String = "password", installationId: String?, at now: ParseDate,
-        device: [String: JSON] = [:]
-    ) throws -> WriteOperation {
-        let expires = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + Int64(config.sessionLength) * 1000)
-        var write = ObjectWrite()
-        write.operations = [
-            (FieldPath(field: try FieldName("user")), .set(ObjectRef(className: .user, objectId: userId).pointerJSON)),
-            (FieldPath(field: try FieldName("createdWith")), .set(["action": .string(action), "authProvider": .string(provider)])),
-            (FieldPath(field: try FieldName("expiresAt")), .set(["__type": "Date", "iso": .string(expires.iso)])),
-            (FieldPath(field: .internal(.sessionToken)), .set(.string(tokens.digest(token)))),
-        ]
-        if let installationId { write.operations.append((FieldPath(field: try FieldName("installationId")), .set(.string(installationId)))) }
-        for (key, value) in device.sorted(by: { $0.key < $1.key }) { write.operations.append((FieldPath(field: try FieldName(key)), .set(value))) }
-        write.acl = ACL(readers: [userId], writers: [userId])
-        let id = server.newObjectId()
-        devices.sessionUse.opened(id, now: now.millisecondsSince1970)
-        return .insert(className: .session, objectId: id, at: now, write: write, grant: SchemaGrant(createClass: true, addFields: true))
     }
 }

@@ -245,7 +245,7 @@ extension BrowserSignIn {
     /// to the app's challenge, so whoever sees the start URL can't finish the link elsewhere.
     package func issueLinkCode(provider name: String, sessionToken: String, body: [String: JSON]) async throws -> [String: JSON] {
         _ = try accounts.identities.providers.browserProvider(name)
-        guard let userId = try await accounts.principal(forToken: sessionToken).userId else { throw Accounts.invalidToken }
+        guard let userId = try await accounts.principal(forToken: sessionToken).userId else { throw AccountSessions.invalidToken }
         guard case .string(let challenge)? = body["code_challenge"], Self.isPKCEValue(challenge, length: 43...43) else {
             throw ParseError(.invalidJSON, "code_challenge must be the S256 challenge of the app's code verifier (43 characters).")
         }

@@ -134,7 +134,7 @@ package struct PasswordReset: Sendable {
         } catch let error as ParseError where error.code == .objectNotFound {
             return .invalid
         }
-        await accounts.forget(.userSessions(userId: user.objectId))
+        await accounts.sessions.forget(.userSessions(userId: user.objectId))
         await accounts.audit.record(.passwordReset, userId: user.objectId)
         SecurityNotices(accounts: accounts).notify(.passwordChanged, userId: user.objectId)
         return .changed

@@ -110,7 +110,7 @@ package struct SignUp: Sendable {
         var group: [WriteOperation] = [.insert(className: .user, objectId: userId, at: now, write: write, grant: grant)]
         if let token {
             group.append(
-                try accounts.sessionInsert(
+                try accounts.sessions.insert(
                     userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
                     provider: identities.first?.provider ?? "password", installationId: installationId, at: now,
                     device: await accounts.devices.fields(installationId: installationId, at: now)))

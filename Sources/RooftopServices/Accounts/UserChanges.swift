@@ -78,7 +78,7 @@ package struct UserChanges: Sendable {
             write.operations += try accounts.passwords.operations(hash: try await accounts.passwords.hash(password), replacing: current, now: now)
             operations += try await accounts.directory.sessionIds(of: userId).map { AsServer.delete(.session, $0) }
             let token = accounts.tokens.newToken()
-            operations.append(try accounts.sessionInsert(userId: userId, token: token, action: "login", installationId: installationId, at: now))
+            operations.append(try accounts.sessions.insert(userId: userId, token: token, action: "login", installationId: installationId, at: now))
             newToken = token
         }
         let schema = try await accounts.server.schema(.user)
@@ -88,7 +88,7 @@ package struct UserChanges: Sendable {
             grant: SchemaGrant(createClass: false, addFields: true))
         let outcomes = try await accounts.server.write([update] + operations)
         if password != nil {
-            await accounts.forget(.userSessions(userId: userId))
+            await accounts.sessions.forget(.userSessions(userId: userId))
             await accounts.audit.record(.passwordChanged, userId: userId, detail: principal.isMaster ? "master key" : nil)
             SecurityNotices(accounts: accounts).notify(.passwordChanged, userId: userId)
         }
@@ -127,7 +127,7 @@ package struct UserChanges: Sendable {
         var operations: [WriteOperation] = [.delete(className: .user, objectId: userId, access: accounts.objects.writeAccess(decision, principal))]
         operations += try await accounts.directory.sessionIds(of: userId).map { AsServer.delete(.session, $0) }
         _ = try await accounts.server.write(operations)
-        await accounts.forget(.userSessions(userId: userId))
+        await accounts.sessions.forget(.userSessions(userId: userId))
         if let original { _ = try? await accounts.objects.runTrigger(.afterDelete, .user, objectId: userId, object: original, principal: principal) }
     }
 
