@@ -54,7 +54,7 @@ package func buildApplication(
         logger: dependencies.logger)
     // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
     store.cacheBus.onEvent { [roles = objects.roles] event in
-        await accounts.apply(event)
+        await accounts.sessions.apply(event)
         if event == .roles || event == .everything { await roles.invalidate() }
         if event == .config || event == .everything { globalConfig.invalidate() }
         if event == .hooks || event == .everything { webhooks.invalidate() }

@@ -99,7 +99,7 @@ extension Objects {
     /// digests only, so the listing has no `sessionToken` (docs/security.md).
     static func ownSessionsOnly(_ className: ClassName, _ query: QueryNode, principal: Principal) throws(ParseError) -> QueryNode {
         guard className == .session, !principal.isMaster, let userId = principal.userId else { return query }
-        return .and([query, try Accounts.sessions(of: userId)])
+        return .and([query, try UserDirectory.sessions(of: userId)])
     }
 
     static let findParameters: Set<String> = [

@@ -93,11 +93,11 @@ import Testing
     }
 
     @Test func coarseAddressesHideTheHost() {
-        #expect(Accounts.coarseAddress("203.0.113.57") == "203.0.113.0/24")
-        #expect(Accounts.coarseAddress("2001:db8:85a3:8d3:1319:8a2e:370:7348") == "2001:db8:85a3::/48")
-        #expect(Accounts.coarseAddress("::1") == "0:0:0::/48")
-        #expect(Accounts.coarseAddress("2001:DB8::1") == "2001:db8:0::/48")
-        #expect(Accounts.coarseAddress("1:2:3:4:5:6:7:8:9") == "unknown")
-        #expect(Accounts.coarseAddress("not an address") == "unknown")
+        #expect(SessionDevices.coarseAddress("203.0.113.57") == "203.0.113.0/24")
+        #expect(SessionDevices.coarseAddress("2001:db8:85a3:8d3:1319:8a2e:370:7348") == "2001:db8:85a3::/48")
+        #expect(SessionDevices.coarseAddress("::1") == "0:0:0::/48")
+        #expect(SessionDevices.coarseAddress("2001:DB8::1") == "2001:db8:0::/48")
+        #expect(SessionDevices.coarseAddress("1:2:3:4:5:6:7:8:9") == "unknown")
+        #expect(SessionDevices.coarseAddress("not an address") == "unknown")
     }
 }

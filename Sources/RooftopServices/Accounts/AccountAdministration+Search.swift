@@ -19,7 +19,8 @@ extension AccountAdministration {
     func usersStarting(with prefix: String, limit: Int, except: Set<String>) async throws -> [StoredObject] {
         var found: [String: StoredObject] = [:]
         for key in [InternalField.usernameKey, .emailKey] {
-            for user in try await accounts.find(.user, Self.keyPrefixQuery(key, prefix), limit: limit) where !except.contains(user.objectId) {
+            let users = try await accounts.directory.find(.user, Self.keyPrefixQuery(key, prefix), limit: limit)
+            for user in users where !except.contains(user.objectId) {
                 // A database collation other than code-point order could widen the range:
                 // only real prefixes are kept.
                 guard user.fields[key.rawValue]?.stringValue?.hasPrefix(prefix) == true else { continue }

@@ -24,7 +24,7 @@ package struct AccountAdministration: Sendable {
             .field(FieldPath(field: .internal(.emailKey)), .equals(.string(key))),
         ]
         if ObjectId.isPlausible(trimmed) { conditions.append(.field(FieldPath(field: .objectId), .equals(.string(trimmed)))) }
-        let exact = try await accounts.find(.user, .or(conditions), limit: limit)
+        let exact = try await accounts.directory.find(.user, .or(conditions), limit: limit)
         guard exact.count < limit else { return exact }
         return try await exact + usersStarting(with: key, limit: limit, except: Set(exact.map(\.objectId))).prefix(limit - exact.count)
     }
@@ -32,13 +32,13 @@ package struct AccountAdministration: Sendable {
     /// One user with its internal fields (lockout, password dates), or nil.
     package func consoleUser(_ userId: String) async throws -> StoredObject? {
         guard ObjectId.isPlausible(userId) else { return nil }
-        return try await accounts.user(userId)
+        return try await accounts.directory.user(userId)
     }
 
     /// The user's sessions, newest first.
     package func consoleSessions(ofUser userId: String) async throws -> [StoredObject] {
         try await accounts.server.find(
-            .session, try Accounts.sessions(of: userId), limit: 1000, order: [SortKey(path: FieldPath(field: .createdAt), descending: true)])
+            .session, try UserDirectory.sessions(of: userId), limit: 1000, order: [SortKey(path: FieldPath(field: .createdAt), descending: true)])
     }
 
     /// Until when (ms since 1970) the user's logins are locked out; nil when they are not.
@@ -55,23 +55,23 @@ package struct AccountAdministration: Sendable {
     /// Clears the user's failed-login count and lock.
     package func unlock(_ userId: String) async throws {
         guard try await consoleUser(userId) != nil else { throw ParseError.objectNotFound }
-        try await accounts.resetLoginCount(userId)
+        try await accounts.lockout.reset(userId)
         await accounts.audit.record(.accountUnlocked, userId: userId)
     }
 
     /// Ends one of the user's sessions at once, on every node (101 when it is not theirs).
     package func revokeSession(_ sessionId: String, ofUser userId: String) async throws {
-        let session = try await accounts.ownSession(sessionId, principal: .master)
+        let session = try await accounts.sessions.owned(sessionId, by: .master)
         guard session["user"]?["objectId"]?.stringValue == userId else { throw ParseError.objectNotFound }
         try await accounts.server.write([AsServer.delete(.session, sessionId)])
-        await accounts.forget(.sessions(ids: [sessionId]))
+        await accounts.sessions.forget(.sessions(ids: [sessionId]))
         await accounts.audit.record(.sessionRevoked, userId: userId, detail: sessionId)
     }
 
     /// Ends every session of the user at once, on every node; how many ended.
     package func revokeAllSessions(ofUser userId: String) async throws -> Int {
-        let revoked = await accounts.server.deleteEach(.session, try await accounts.sessionIds(of: userId)).count
-        await accounts.forget(.userSessions(userId: userId))
+        let revoked = await accounts.server.deleteEach(.session, try await accounts.directory.sessionIds(of: userId)).count
+        await accounts.sessions.forget(.userSessions(userId: userId))
         await accounts.audit.record(.sessionRevoked, userId: userId, detail: "all sessions (\(revoked))")
         return revoked
     }

@@ -24,7 +24,7 @@ package struct AccountCleanup: Sendable {
         let expired = QueryNode.field(FieldPath(field: try FieldName("expiresAt")), .compare(.lt, ["__type": "Date", "iso": .string(now.iso)]))
         var total = 0
         while true {
-            let ids = try await accounts.find(.session, expired, limit: batchSize).map(\.objectId)
+            let ids = try await accounts.directory.find(.session, expired, limit: batchSize).map(\.objectId)
             if ids.isEmpty { return total }
             // A session deleted meanwhile (logout) makes its delete fail; do those one by one.
             do {
@@ -32,7 +32,7 @@ package struct AccountCleanup: Sendable {
             } catch {
                 _ = await accounts.server.deleteEach(.session, ids)
             }
-            await accounts.forget(.sessions(ids: ids))
+            await accounts.sessions.forget(.sessions(ids: ids))
             total += ids.count
             if ids.count < batchSize { return total }
         }
@@ -50,16 +50,16 @@ package struct AccountCleanup: Sendable {
             .field(FieldPath(field: .internal(.hashedPassword)), .exists(false)),
             .field(FieldPath(field: .updatedAt), .compare(.lt, .string(cutoff.iso))),
         ])
-        let users = try await accounts.find(.user, query, limit: batchSize)
+        let users = try await accounts.directory.find(.user, query, limit: batchSize)
         var removed = 0
         for user in users {
             // Only anonymous: any other provider makes it a real account.
             let providers = user.fields.keys.filter { $0.hasPrefix(FieldName.authIdPrefix) }
             guard providers == [FieldName.authIdPrefix + "anonymous"] else { continue }
             let recent = QueryNode.and([
-                try Accounts.sessions(of: user.objectId), .field(FieldPath(field: .createdAt), .compare(.gte, .string(cutoff.iso))),
+                try UserDirectory.sessions(of: user.objectId), .field(FieldPath(field: .createdAt), .compare(.gte, .string(cutoff.iso))),
             ])
-            guard try await accounts.find(.session, recent, limit: 1).isEmpty else { continue }
+            guard try await accounts.directory.find(.session, recent, limit: 1).isEmpty else { continue }
             try await UserChanges(accounts: accounts).deleteUser(user.objectId, principal: .master)
             removed += 1
         }

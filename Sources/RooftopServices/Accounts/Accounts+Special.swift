@@ -1,16 +1,12 @@
 package import RooftopCore
-package import RooftopStorage
+import RooftopStorage
 
 extension Accounts {
     /// `POST /upgradeToRevocableSession`: every Rooftop session is revocable already; the
     /// caller gets a fresh one, as Parse answers.
     package func upgradeToRevocableSession(principal: Principal, installationId: String?) async throws -> [String: JSON] {
-        guard let userId = principal.userId, let user = try await user(userId) else { throw Self.invalidToken }
+        guard let userId = principal.userId, let user = try await directory.user(userId) else { throw AccountSessions.invalidToken }
         let token = try await openSession(for: user, action: "upgrade", provider: "password", installationId: installationId)
         return ["sessionToken": .string(token), "user": ObjectRef(className: .user, objectId: userId).pointerJSON]
-    }
-
-    func user(_ userId: String) async throws -> StoredObject? {
-        try await find(.user, .field(FieldPath(field: .objectId), .equals(.string(userId))), limit: 1).first
     }
 }

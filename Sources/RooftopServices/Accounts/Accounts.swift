@@ -80,19 +80,26 @@ package struct Accounts: Sendable {
     let objects: Objects
     /// The server's own reads and writes, with the account errors (202, 203, 208) answered first.
     let server: AsServer
-    let hasher: any PasswordHasher
+    /// The server's lookups of users and sessions.
+    let directory: UserDirectory
+    /// Password hashing and policy.
+    let passwords: Passwords
+    /// Failed-login counting and the lock (Parse's `accountLockout`).
+    let lockout: LoginLockout
     let tokens: any SessionTokenSource
     package let config: AccountsConfiguration
-    let providers: AuthProviders
-    let cache: SessionCache
+    /// The `authData` identities: checked with their providers, linked and unlinked.
+    let identities: LinkedIdentities
+    /// Opening, validating and capping sessions, and the session cache.
+    package let sessions: AccountSessions
     /// Mail settings; nil when no email flow is configured (their routes then answer 1).
     let mail: AccountMail?
     /// Where authentication events are recorded.
     package let audit: AuditLog
     /// Reset and verification requests' per-account work, done after the answer.
     let background: BackgroundWork
-    /// When this node last wrote each session's `lastUsedAt`.
-    let sessionUse = SessionUse()
+    /// The device side of sessions: the fields a new one records, `lastUsedAt` kept fresh.
+    let devices: SessionDevices
     /// Security notices sent per user this hour, on this node.
     let noticeBudget = NoticeBudget()
 
@@ -117,16 +124,26 @@ package struct Accounts: Sendable {
         background: BackgroundWork? = nil
     ) {
         self.mail = mail
-        self.cache = SessionCache(now: objects.clock)
-        self.background = background ?? BackgroundWork(limit: 64, logger: logger)
-        self.audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)
+        let background = background ?? BackgroundWork(limit: 64, logger: logger)
+        self.background = background
+        let audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)
+        self.audit = audit
         self.objects = objects
         let lookup = AsServer(objects: objects)
-        self.server = AsServer(objects: objects) { error, operations in try await Self.accountError(error, operations, lookup: lookup) }
-        self.hasher = hasher
+        let server = AsServer(objects: objects) { error, operations in try await Self.accountError(error, operations, lookup: lookup) }
+        self.server = server
+        let directory = UserDirectory(server: server)
+        self.directory = directory
+        let devices = SessionDevices(server: server, background: background, clock: objects.clock)
+        self.devices = devices
+        self.lockout = LoginLockout(rule: config.lockout, server: server, directory: directory, audit: audit, clock: objects.clock)
+        self.passwords = Passwords(hasher: hasher, config: config, mail: mail, clock: objects.clock)
         self.tokens = tokens
         self.config = config
-        self.providers = AuthProviders(providers + (config.enableAnonymousUsers ? [AnonymousAuthProvider()] : []))
+        self.sessions = AccountSessions(
+            server: server, tokens: tokens, config: config, directory: directory, devices: devices, audit: audit, clock: objects.clock)
+        self.identities = LinkedIdentities(
+            providers: AuthProviders(providers + (config.enableAnonymousUsers ? [AnonymousAuthProvider()] : [])), directory: directory, audit: audit)
     }
 
     /// `username` and `email` with their normalized, uniquely indexed keys.
@@ -158,39 +175,34 @@ package struct Accounts: Sendable {
         switch error.duplicateField {
         case InternalField.usernameKey.rawValue?: return ParseError(.usernameTaken, "Account already exists for this username.")
         case InternalField.emailKey.rawValue?:
-            if try await usernameClashes(operations, lookup: lookup) {
+            if try await UserDirectory.usernameClashes(operations, lookup: lookup) {
                 return ParseError(.usernameTaken, "Account already exists for this username.")
             }
             return ParseError(.emailTaken, "Account already exists for this email address.")
-        case let field?? where field.hasPrefix(FieldName.authIdPrefix): return ParseError(.accountAlreadyLinked, "this auth is already used")
+        case let field?? where field.hasPrefix(FieldName.authIdPrefix):
+            return ParseError(ParseError.Code.accountAlreadyLinked, "this auth is already used")
         default: return nil
         }
     }
 
-    /// The user linked to any of these identities.
-    func findUser(byIdentities identities: [(provider: String, id: String, data: JSON)]) async throws -> StoredObject? {
-        let conditions = identities.map { QueryNode.field(FieldPath(field: AuthProviders.idField($0.provider)), .equals(.string($0.id))) }
-        let users = try await find(.user, .or(conditions), limit: 2)
-        guard users.count <= 1 else { throw ParseError(ParseError.Code.accountAlreadyLinked, "this auth is already used") }
-        return users.first
-    }
-
+    /// A new session's token for `user`. Spans the layers: the session and its device fields,
+    /// replacing the one on the same installation, the per-user cap, and the new-device notice.
     func openSession(for user: StoredObject, action: String, provider: String, installationId: String?) async throws -> String {
         let token = tokens.newToken()
         let now = objects.clock()
-        let device = await deviceFields(installationId: installationId, at: now)
-        let session = try sessionInsert(
+        let device = await devices.fields(installationId: installationId, at: now)
+        let session = try sessions.insert(
             userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: now, device: device)
         // One session per user and installation: logging in again on a device replaces it.
         var replaced: [WriteOperation] = []
         if let installationId {
-            replaced = try await sessionIds(of: user.objectId, installationId: installationId).map {
+            replaced = try await directory.sessionIds(of: user.objectId, installationId: installationId).map {
                 AsServer.delete(.session, $0)
             }
         }
         try await server.write(replaced + [session])
-        if !replaced.isEmpty { await forget(.sessions(ids: replaced.map(\.objectId))) }
-        try await trimSessions(of: user.objectId, keeping: session.objectId)
+        if !replaced.isEmpty { await sessions.forget(.sessions(ids: replaced.map(\.objectId))) }
+        try await sessions.trim(of: user.objectId, keeping: session.objectId)
         // A support session (`/loginAs`) or an upgraded one is no new device of the user's.
         if provider != "masterkey" && action != "upgrade" {
             SecurityNotices(accounts: self).notify(.signedIn(installationId: installationId, device: device), userId: user.objectId)
@@ -200,7 +212,7 @@ package struct Accounts: Sendable {
 
     /// The caller behind a session token; 209 when it is unknown or expired.
     package func principal(forToken token: String) async throws -> Principal {
-        let (userId, _) = try await validate(token)
+        let (userId, _) = try await sessions.validate(token)
         return try await objects.roles.principal(forUser: userId)
     }
 
@@ -208,82 +220,19 @@ package struct Accounts: Sendable {
     /// validation of this same token found moments ago: the session is then not checked again.
     package func me(token: String, signedIn: String? = nil) async throws -> StoredObject {
         let userId: String
-        if let signedIn { userId = signedIn } else { (userId, _) = try await validate(token) }
-        guard let user = try await user(userId) else { throw Self.invalidToken }
+        if let signedIn { userId = signedIn } else { (userId, _) = try await sessions.validate(token) }
+        guard let user = try await directory.user(userId) else { throw AccountSessions.invalidToken }
         return user
     }
 
     /// Ends a session (`POST /logout`).
     package func logOut(token: String) async throws {
-        let (userId, sessionId) = try await validate(token)
+        let (userId, sessionId) = try await sessions.validate(token)
         // Delete first, then drop the cache entry: a validation that read the session before the
         // delete cannot cache it afterwards (the removal bumps the cache's generation).
         _ = try? await server.write([AsServer.delete(.session, sessionId)])
-        await forget(.sessionToken(digest: tokens.digest(token)))
+        await sessions.forget(.sessionToken(digest: tokens.digest(token)))
         await audit.record(.logout, userId: userId)
         await afterLogoutTrigger(sessionId: sessionId, userId: userId)
-    }
-
-    static let invalidToken = ParseError(.invalidSessionToken, "Invalid session token")
-
-    /// Objects of `className` matching `query`, read with the server's own (master) access: the
-    /// account use cases see internal fields that no client read can.
-    func find(_ className: ClassName, _ query: QueryNode, limit: Int = 100) async throws -> [StoredObject] {
-        try await server.find(className, query, limit: limit)
-    }
-
-    /// (userId, sessionId) of a live session.
-    func validate(_ token: String) async throws -> (String, String) {
-        let digest = tokens.digest(token)
-        // Without the other nodes' invalidations, the cache can't be trusted: read every time.
-        let live = server.store.cacheBus.isLive
-        let (hit, generation) = await cache.lookup(digest)
-        if live, let hit {
-            touch(hit.sessionId)
-            return (hit.userId, hit.sessionId)
-        }
-        let query = QueryNode.field(FieldPath(field: .internal(.sessionToken)), .equals(.string(digest)))
-        guard let session = try await find(.session, query, limit: 1).first,
-            let userId = session.fields["user"]?["objectId"]?.stringValue,
-            let expires = session.fields["expiresAt"]?["iso"]?.stringValue.flatMap(ParseDate.init(iso:))
-        else { throw Self.invalidToken }
-        let now = objects.clock()
-        var remaining = expires.millisecondsSince1970 - now.millisecondsSince1970
-        guard remaining > 0 else { throw Self.invalidToken }
-        let length = Int64(config.sessionLength) * 1000
-        if config.extendSessionOnUse && remaining < length / 2 {
-            // Sliding expiry, at most once per half lifetime so a busy session isn't rewritten on
-            // every request.
-            let renewed = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + length)
-            var write = ObjectWrite()
-            write.operations = [(FieldPath(field: try FieldName("expiresAt")), .set(["__type": "Date", "iso": .string(renewed.iso)]))]
-            _ = try? await server.write([
-                AsServer.update(.session, session.objectId, at: now, write, addFields: false)
-            ])
-            remaining = length
-        }
-        if live { await cache.put(digest, userId: userId, sessionId: session.objectId, expiresIn: .milliseconds(remaining), readAt: generation) }
-        touch(session.objectId)
-        return (userId, session.objectId)
-    }
-
-    func sessionInsert(
-        userId: String, token: String, action: String, provider: String = "password", installationId: String?, at now: ParseDate,
-        device: [String: JSON] = [:]
-    ) throws -> WriteOperation {
-        let expires = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + Int64(config.sessionLength) * 1000)
-        var write = ObjectWrite()
-        write.operations = [
-            (FieldPath(field: try FieldName("user")), .set(ObjectRef(className: .user, objectId: userId).pointerJSON)),
-            (FieldPath(field: try FieldName("createdWith")), .set(["action": .string(action), "authProvider": .string(provider)])),
-            (FieldPath(field: try FieldName("expiresAt")), .set(["__type": "Date", "iso": .string(expires.iso)])),
-            (FieldPath(field: .internal(.sessionToken)), .set(.string(tokens.digest(token)))),
-        ]
-        if let installationId { write.operations.append((FieldPath(field: try FieldName("installationId")), .set(.string(installationId)))) }
-        for (key, value) in device.sorted(by: { $0.key < $1.key }) { write.operations.append((FieldPath(field: try FieldName(key)), .set(value))) }
-        write.acl = ACL(readers: [userId], writers: [userId])
-        let id = server.newObjectId()
-        sessionUse.opened(id, now: now.millisecondsSince1970)
-        return .insert(className: .session, objectId: id, at: now, write: write, grant: SchemaGrant(createClass: true, addFields: true))
     }
 }

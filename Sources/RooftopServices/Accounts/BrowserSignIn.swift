@@ -39,7 +39,7 @@ package struct BrowserSignIn: Sendable {
         provider name: String, callback: String, redirectURI: String?, codeChallenge: String?, appState: String?, linkCode: String?,
         sessionInURL: Bool = false
     ) async throws -> String {
-        let provider = try accounts.providers.browserProvider(name)
+        let provider = try accounts.identities.providers.browserProvider(name)
         guard let redirectURI, Self.isAllowedRedirect(redirectURI, allowList: accounts.config.authRedirectURIs) else {
             throw ParseError(.invalidJSON, "redirect_uri is not on this server's authRedirectURIs.")
         }
@@ -82,7 +82,7 @@ package struct BrowserSignIn: Sendable {
         let expired = ParseError(.objectNotFound, "This sign-in has expired or was already used. Start again from the app.")
         // Neither an unknown provider nor the other method touches a flow: whoever knows a
         // `state` can't spend it through a callback its provider never uses.
-        guard let browser = try? accounts.providers.browserProvider(name) else { return .failed(expired) }
+        guard let browser = try? accounts.identities.providers.browserProvider(name) else { return .failed(expired) }
         if browser.returnsByFormPost != formPost {
             return .failed(ParseError(.invalidJSON, "This provider does not return here this way. Start again from the app."))
         }
@@ -112,7 +112,7 @@ package struct BrowserSignIn: Sendable {
             // Found, created or linked only when the app redeems its code: a flow that fails
             // after this point leaves nothing behind. A taken identity is refused here already.
             let link = flow["link"]?.stringValue
-            if let link, let owner = try await accounts.findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != link {
+            if let link, let owner = try await accounts.directory.user(linkedTo: [(name, identity.subject, .null)]), owner.objectId != link {
                 throw ParseError(ParseError.Code.accountAlreadyLinked, "this auth is already used")
             }
             let appCode = accounts.tokens.newSecret()
@@ -149,7 +149,7 @@ package struct BrowserSignIn: Sendable {
             _ = try await UserChanges(accounts: accounts).updateUser(
                 link, body: ["authData": .object([identity.provider: .object([:])])], principal: principal, installationId: nil,
                 verified: identity)
-            guard let user = try await accounts.user(link) else { throw invalid }
+            guard let user = try await accounts.directory.user(link) else { throw invalid }
             try await accounts.loginTrigger(.beforeLogin, user)
             let token = try await accounts.openSession(for: user, action: "login", provider: identity.provider, installationId: installationId)
             await accounts.audit.record(.login, userId: link, detail: identity.provider)
@@ -244,8 +244,8 @@ extension BrowserSignIn {
     /// identity to this user. The session token itself never goes into a URL; the code is bound
     /// to the app's challenge, so whoever sees the start URL can't finish the link elsewhere.
     package func issueLinkCode(provider name: String, sessionToken: String, body: [String: JSON]) async throws -> [String: JSON] {
-        _ = try accounts.providers.browserProvider(name)
-        guard let userId = try await accounts.principal(forToken: sessionToken).userId else { throw Accounts.invalidToken }
+        _ = try accounts.identities.providers.browserProvider(name)
+        guard let userId = try await accounts.principal(forToken: sessionToken).userId else { throw AccountSessions.invalidToken }
         guard case .string(let challenge)? = body["code_challenge"], Self.isPKCEValue(challenge, length: 43...43) else {
             throw ParseError(.invalidJSON, "code_challenge must be the S256 challenge of the app's code verifier (43 characters).")
         }
@@ -266,7 +266,7 @@ extension BrowserSignIn {
             case .object(let record)? = try? JSONParser.parse(Array(text.utf8)), let userId = record["user"]?.stringValue,
             record["provider"]?.stringValue == name, record["challenge"]?.stringValue == challenge
         else { throw invalid }
-        guard try await accounts.user(userId) != nil else { throw invalid }
+        guard try await accounts.directory.user(userId) != nil else { throw invalid }
         return userId
     }
 }

@@ -40,7 +40,7 @@ package struct EmailVerification: Sendable {
     /// The user with this email address.
     func verificationCandidate(_ email: String) async throws -> StoredObject? {
         let query = QueryNode.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(email))))
-        return try await accounts.find(.user, query, limit: 1).first
+        return try await accounts.directory.find(.user, query, limit: 1).first
     }
 
     /// Replaces the user's verification token and mails the new link.
@@ -104,6 +104,6 @@ package struct EmailVerification: Sendable {
     func user(byVerificationToken token: String) async throws -> StoredObject? {
         guard AccountMail.isLinkTokenShaped(token) else { return nil }
         let query = QueryNode.field(FieldPath(field: .internal(.emailVerifyToken)), .equals(.string(accounts.tokens.digest(token))))
-        return try await accounts.find(.user, query, limit: 1).first
+        return try await accounts.directory.find(.user, query, limit: 1).first
     }
 }

@@ -61,27 +61,27 @@ package struct LogIn: Sendable {
             candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(address)))))
         }
         var found: StoredObject?
-        if !candidates.isEmpty { found = try await accounts.find(.user, .or(candidates), limit: 1).first }
+        if !candidates.isEmpty { found = try await accounts.directory.find(.user, .or(candidates), limit: 1).first }
         // With lockout on, every attempt first takes a numbered ticket (an atomic increment); only
         // tickets up to the threshold are verified, so parallel guesses can't exceed it.
         if let user = found {
             do {
-                try await accounts.takeLoginTicket(user)
+                try await accounts.lockout.takeTicket(user)
             } catch let error as ParseError {
                 throw LoginFailure(error: error, userId: user.objectId, reason: "locked")
             }
         }
-        let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.hasher.dummyHash
+        let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.passwords.hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
-        let matches = await accounts.passwordMatches(password, hash: hash)
-        if let user = found { try await accounts.settleLoginTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
+        let matches = await accounts.passwords.matches(password, hash: hash)
+        if let user = found { try await accounts.lockout.settleTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
             throw LoginFailure(error: invalid, userId: found?.objectId, reason: found == nil ? "unknown user" : "wrong password")
         }
         // Only after the password checked out, so these answers tell nothing to a guesser.
         do {
-            try accounts.checkPasswordAge(user)
+            try accounts.passwords.checkAge(user)
         } catch {
             throw LoginFailure(error: error, userId: user.objectId, reason: "password expired")
         }
@@ -109,7 +109,9 @@ package struct LogIn: Sendable {
         guard case .string(let userId)? = params["userId"], !userId.isEmpty else {
             throw ParseError(.invalidValue, "userId must not be empty, null, or undefined")
         }
-        guard ObjectId.isPlausible(userId), let user = try await accounts.user(userId) else { throw ParseError(.objectNotFound, "user not found") }
+        guard ObjectId.isPlausible(userId), let user = try await accounts.directory.user(userId) else {
+            throw ParseError(.objectNotFound, "user not found")
+        }
         let token = try await accounts.openSession(for: user, action: "login", provider: "masterkey", installationId: installationId)
         await accounts.audit.record(.loginAs, userId: user.objectId)
         return (user, token)

@@ -53,7 +53,7 @@ package struct PasswordReset: Sendable {
             .field(FieldPath(field: .internal(.emailKey)), .equals(.string(key))),
             .field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))),
         ])
-        let found = try await accounts.find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
+        let found = try await accounts.directory.find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
         if found == nil, let previous = try await SecurityNotices(accounts: accounts).previousOwner(of: email) {
             return (previous.user, previous.address)
         }
@@ -91,7 +91,7 @@ package struct PasswordReset: Sendable {
     package func passwordResetUser(token: String) async throws -> StoredObject? {
         guard AccountMail.isLinkTokenShaped(token) else { return nil }
         let query = QueryNode.field(FieldPath(field: .internal(.resetToken)), .equals(.string(accounts.tokens.digest(token))))
-        guard let user = try await accounts.find(.user, query, limit: 1).first,
+        guard let user = try await accounts.directory.find(.user, query, limit: 1).first,
             let expires = user.fields[InternalField.resetTokenExpiresAt.rawValue]?.numberValue,
             Double(accounts.objects.clock().millisecondsSince1970) < expires
         else { return nil }
@@ -113,28 +113,28 @@ package struct PasswordReset: Sendable {
     /// update that stores the new hash, so of many concurrent posts exactly one changes it.
     package func resetPassword(token: String, newPassword: String) async throws -> ResetOutcome {
         guard let user = try await passwordResetUser(token: token) else { return .invalid }
-        if let problem = try await accounts.passwordProblem(newPassword, for: user) { return .rejected(problem) }
+        if let problem = try await accounts.passwords.problem(newPassword, for: user) { return .rejected(problem) }
         var write = ObjectWrite()
         write.operations = [
             (FieldPath(field: .internal(.resetToken)), .delete),
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete),
         ]
-        write.operations += try accounts.passwordOperations(
-            hash: try await accounts.hashPassword(newPassword), replacing: user, now: accounts.objects.clock())
-        if accounts.config.lockout?.unlockOnPasswordReset == true { write.operations += Accounts.unlockOperations }
+        write.operations += try accounts.passwords.operations(
+            hash: try await accounts.passwords.hash(newPassword), replacing: user, now: accounts.objects.clock())
+        if accounts.config.lockout?.unlockOnPasswordReset == true { write.operations += LoginLockout.unlockOperations }
         // Consumed by one conditional update. The first change after sign-up adds
         // `_password_history` (with `maxPasswordHistory`) and a lockout's fields: the server's own.
         let unspent = Access.master.requiring(.internal(.resetToken), equals: accounts.tokens.digest(token))
         var group = [AsServer.update(.user, user.objectId, at: accounts.objects.clock(), write, access: unspent)]
         if accounts.config.revokeSessionOnPasswordReset {
-            group += try await accounts.sessionIds(of: user.objectId).map { AsServer.delete(.session, $0) }
+            group += try await accounts.directory.sessionIds(of: user.objectId).map { AsServer.delete(.session, $0) }
         }
         do {
             try await accounts.server.write(group)
         } catch let error as ParseError where error.code == .objectNotFound {
             return .invalid
         }
-        await accounts.forget(.userSessions(userId: user.objectId))
+        await accounts.sessions.forget(.userSessions(userId: user.objectId))
         await accounts.audit.record(.passwordReset, userId: user.objectId)
         SecurityNotices(accounts: accounts).notify(.passwordChanged, userId: user.objectId)
         return .changed

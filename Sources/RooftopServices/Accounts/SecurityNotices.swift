@@ -29,7 +29,7 @@ package struct SecurityNotices: Sendable {
         let client = ClientInfo.current
         let now = accounts.objects.clock()
         accounts.background.start("security notice") {
-            guard let user = try await accounts.user(userId) else { return }
+            guard let user = try await accounts.directory.user(userId) else { return }
             switch notice {
             case .signedIn(let installationId, let device):
                 guard try await rememberDevice(of: userId, installationId: installationId, client: client), !Self.isAnonymous(user) else {
@@ -39,9 +39,9 @@ package struct SecurityNotices: Sendable {
             case .signedUp(let installationId):
                 _ = try await rememberDevice(of: userId, installationId: installationId, client: client)
             case .passwordChanged:
-                await send(.passwordChanged, about: user, device: await accounts.deviceFields(installationId: nil, at: now), at: now, mail: mail)
+                await send(.passwordChanged, about: user, device: await accounts.devices.fields(installationId: nil, at: now), at: now, mail: mail)
             case .emailChanged(let old):
-                let device = await accounts.deviceFields(installationId: nil, at: now)
+                let device = await accounts.devices.fields(installationId: nil, at: now)
                 guard let new = user.fields["email"]?.stringValue, old.map(AccountKey.normalize) != AccountKey.normalize(new) else { return }
                 // The old address learns where the account went (partly hidden); the new one
                 // learns nothing about the account but that it exists.
@@ -52,11 +52,11 @@ package struct SecurityNotices: Sendable {
                 await send(.emailAdded, about: user, device: device, at: now, mail: mail)
             case .providerLinked(let provider):
                 await send(
-                    .providerLinked, about: user, device: await accounts.deviceFields(installationId: nil, at: now), at: now, mail: mail,
+                    .providerLinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now), at: now, mail: mail,
                     extra: ["provider": provider])
             case .providerUnlinked(let provider):
                 await send(
-                    .providerUnlinked, about: user, device: await accounts.deviceFields(installationId: nil, at: now), at: now, mail: mail,
+                    .providerUnlinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now), at: now, mail: mail,
                     extra: ["provider": provider])
             }
         }
@@ -83,7 +83,7 @@ package struct SecurityNotices: Sendable {
     func rememberDevice(of userId: String, installationId: String?, client: ClientInfo) async throws -> Bool {
         let device =
             installationId.map { "installation:" + $0.lowercased() }
-            ?? "network:\(client.ip.map(Accounts.coarseAddress) ?? "")|agent:\(String((client.userAgent ?? "").prefix(512)))"
+            ?? "network:\(client.ip.map(SessionDevices.coarseAddress) ?? "")|agent:\(String((client.userAgent ?? "").prefix(512)))"
         let now = accounts.objects.clock().millisecondsSince1970
         let store = accounts.server.store
         let deviceKey = "device:" + accounts.tokens.digest(userId + "\n" + device)
@@ -129,7 +129,7 @@ package struct SecurityNotices: Sendable {
 
     /// A user that only ever signed in anonymously.
     static func isAnonymous(_ user: StoredObject) -> Bool {
-        Accounts.linkedProviders(user) == ["anonymous"] && user.fields[InternalField.hashedPassword.rawValue] == nil
+        LinkedIdentities.providers(of: user) == ["anonymous"] && user.fields[InternalField.hashedPassword.rawValue] == nil
     }
 
     /// `ana@example.com` → `a***@example.com`: enough for the owner to recognise, not to copy.
@@ -179,7 +179,7 @@ package struct SecurityNotices: Sendable {
         guard parts.count == 3, let expires = Int64(parts[0]) else { return nil }
         try await accounts.server.store.putOneTime(key: key, value: text, expiresAt: expires)
         // Only while the address is still someone's old one: not an account's current email.
-        guard let user = try await accounts.user(parts[1]),
+        guard let user = try await accounts.directory.user(parts[1]),
             user.fields["email"]?.stringValue.map(AccountKey.normalize) != AccountKey.normalize(parts[2])
         else { return nil }
         return (user, parts[2])

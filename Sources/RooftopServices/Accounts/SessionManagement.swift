@@ -26,12 +26,12 @@ package struct SessionManagement: Sendable {
     package func listSessions(principal: Principal, token: String? = nil) async throws -> [JSON] {
         var query = QueryNode.always
         if !principal.isMaster {
-            guard let userId = principal.userId else { throw Accounts.invalidToken }
-            query = try Accounts.sessions(of: userId)
+            guard let userId = principal.userId else { throw AccountSessions.invalidToken }
+            query = try UserDirectory.sessions(of: userId)
         }
         var current: String?
-        if let token { current = try await accounts.validate(token).1 }
-        return try await accounts.find(.session, query, limit: 1000).map { session in
+        if let token { current = try await accounts.sessions.validate(token).1 }
+        return try await accounts.directory.find(.session, query, limit: 1000).map { session in
             var json = session.json
             if let current { json["current"] = .bool(session.objectId == current) }
             return .object(json)
@@ -40,21 +40,21 @@ package struct SessionManagement: Sendable {
 
     /// `GET /sessions/me`: the session of the request's token, with the token.
     package func currentSession(token: String) async throws -> [String: JSON] {
-        let (_, sessionId) = try await accounts.validate(token)
-        var session = try await accounts.ownSession(sessionId, principal: .master)
+        let (_, sessionId) = try await accounts.sessions.validate(token)
+        var session = try await accounts.sessions.owned(sessionId, by: .master)
         session["sessionToken"] = .string(token)
         return session
     }
 
     /// `GET /sessions/:id`: one of the caller's sessions (101 for anyone else's).
     package func getSession(_ sessionId: String, principal: Principal) async throws -> [String: JSON] {
-        try await accounts.ownSession(sessionId, principal: principal)
+        try await accounts.sessions.owned(sessionId, by: principal)
     }
 
     /// `PUT /sessions/:id`: custom fields only; `user`, `sessionToken`, `expiresAt` and
     /// `createdWith` belong to the server (105).
     package func updateSession(_ sessionId: String, body: [String: JSON], principal: Principal) async throws -> [String: JSON] {
-        _ = try await accounts.ownSession(sessionId, principal: principal)
+        _ = try await accounts.sessions.owned(sessionId, by: principal)
         if body["ACL"] != nil { throw ParseError(.invalidKeyName, "Cannot modify ACL of a session.") }
         var write = try ObjectWrite(body: body, isCreate: false)
         try Self.refuseServerFields(write, creating: false)
@@ -77,15 +77,15 @@ package struct SessionManagement: Sendable {
 
     /// `DELETE /sessions/:id`: ends one of the caller's sessions at once (the cache forgets it).
     package func deleteSession(_ sessionId: String, principal: Principal) async throws {
-        _ = try await accounts.ownSession(sessionId, principal: principal)
+        _ = try await accounts.sessions.owned(sessionId, by: principal)
         try await accounts.server.write([AsServer.delete(.session, sessionId)])
-        await accounts.forget(.sessions(ids: [sessionId]))
+        await accounts.sessions.forget(.sessions(ids: [sessionId]))
         await accounts.audit.record(.sessionRevoked, userId: principal.userId, detail: sessionId)
     }
 
     /// `POST /sessions`: a further session for the signed-in user (server fields are refused).
     package func createSession(body: [String: JSON], principal: Principal, installationId: String?) async throws -> [String: JSON] {
-        guard let userId = principal.userId else { throw Accounts.invalidToken }
+        guard let userId = principal.userId else { throw AccountSessions.invalidToken }
         // `installationId` names the installation the device fields are read from (Parse's
         // field); the fields themselves are the server's.
         for key in ["ACL", "objectId"] where body[key] != nil { throw ParseError(.invalidKeyName, "Cannot set \(key) on a session.") }
@@ -97,13 +97,13 @@ package struct SessionManagement: Sendable {
         let installation = body["installationId"]?.stringValue ?? installationId
         let now = accounts.objects.clock()
         guard
-            case .insert(_, let id, let at, var write, let grant) = try accounts.sessionInsert(
+            case .insert(_, let id, let at, var write, let grant) = try accounts.sessions.insert(
                 userId: userId, token: token, action: "create", installationId: installation, at: now,
-                device: await accounts.deviceFields(installationId: installation, at: now))
+                device: await accounts.devices.fields(installationId: installation, at: now))
         else { throw ParseError.internalError }
         write.operations += custom.operations
         try await accounts.server.write([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])
-        try await accounts.trimSessions(of: userId, keeping: id)
+        try await accounts.sessions.trim(of: userId, keeping: id)
         return [
             "objectId": .string(id), "createdAt": .string(at.iso), "sessionToken": .string(token),
             "user": ObjectRef(className: .user, objectId: userId).pointerJSON,
@@ -113,14 +113,14 @@ package struct SessionManagement: Sendable {
     /// `POST /sessions/revokeOthers`: ends every session of the caller's user but the one this
     /// request came with (at once, on every node); how many ended.
     package func revokeOtherSessions(token: String) async throws -> Int {
-        let (userId, current) = try await accounts.validate(token)
-        let others = try await accounts.sessionIds(of: userId).filter { $0 != current }
+        let (userId, current) = try await accounts.sessions.validate(token)
+        let others = try await accounts.directory.sessionIds(of: userId).filter { $0 != current }
         var revoked: [String] = []
         for id in others where (try? await accounts.server.write([AsServer.delete(.session, id)])) != nil {
             revoked.append(id)
         }
         guard !revoked.isEmpty else { return 0 }
-        await accounts.forget(.sessions(ids: revoked))
+        await accounts.sessions.forget(.sessions(ids: revoked))
         for id in revoked { await accounts.audit.record(.sessionRevoked, userId: userId, detail: "signed out from another device: \(id)") }
         return revoked.count
     }

@@ -38,12 +38,12 @@ package struct SignUp: Sendable {
         } else if let authData = fields.removeValue(forKey: "authData") {
             guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
             for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
-                let identity = try await accounts.verifiedIdentity(name, data)
+                let identity = try await accounts.identities.verify(name, data)
                 identities.append((name, identity.subject, AuthProviders.storedData(identity)))
             }
         }
         if !identities.isEmpty {
-            if let existing = try await accounts.findUser(byIdentities: identities) {
+            if let existing = try await accounts.directory.user(linkedTo: identities) {
                 return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
             }
             if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
@@ -68,7 +68,7 @@ package struct SignUp: Sendable {
         let password: String?
         switch fields.removeValue(forKey: "password") {
         case .string(let text)?:
-            try accounts.config.passwordPolicy.check(text, username: username, context: accounts.contextWords(email: email))
+            try accounts.config.passwordPolicy.check(text, username: username, context: accounts.passwords.contextWords(email: email))
             password = text
         case nil where !identities.isEmpty: password = nil
         default: throw ParseError(.passwordMissing, "password is required")
@@ -82,8 +82,8 @@ package struct SignUp: Sendable {
         let userId = accounts.server.newObjectId()
         write.operations += try Accounts.nameOperations(username: username, email: email)
         if let password {
-            write.operations += try accounts.passwordOperations(
-                hash: try await accounts.hashPassword(password), replacing: nil, now: accounts.objects.clock())
+            write.operations += try accounts.passwords.operations(
+                hash: try await accounts.passwords.hash(password), replacing: nil, now: accounts.objects.clock())
         }
         if !identities.isEmpty {
             var authData: [String: JSON] = [:]
@@ -110,17 +110,17 @@ package struct SignUp: Sendable {
         var group: [WriteOperation] = [.insert(className: .user, objectId: userId, at: now, write: write, grant: grant)]
         if let token {
             group.append(
-                try accounts.sessionInsert(
+                try accounts.sessions.insert(
                     userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
                     provider: identities.first?.provider ?? "password", installationId: installationId, at: now,
-                    device: await accounts.deviceFields(installationId: installationId, at: now)))
+                    device: await accounts.devices.fields(installationId: installationId, at: now)))
         }
         let outcomes: [WriteOutcome]
         do {
             outcomes = try await accounts.server.write(group)
         } catch let error as ParseError where error.code == ParseError.Code.accountAlreadyLinked && !identities.isEmpty {
             // Two first logins with one identity raced: the other one created the user.
-            guard let existing = try await accounts.findUser(byIdentities: identities) else { throw error }
+            guard let existing = try await accounts.directory.user(linkedTo: identities) else { throw error }
             return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }

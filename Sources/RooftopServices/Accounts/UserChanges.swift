@@ -39,9 +39,9 @@ package struct UserChanges: Sendable {
         var write = try ObjectWrite(body: fields, isCreate: false)
         // Only a change is news: re-saving a linked provider's data sends no notice.
         var linkedBefore: Set<String> = []
-        if authData != nil { linkedBefore = Set(Accounts.linkedProviders(try await accounts.user(userId))) }
+        if authData != nil { linkedBefore = Set(LinkedIdentities.providers(of: try await accounts.directory.user(userId))) }
         if let authData {
-            try await accounts.applyAuthData(
+            try await accounts.identities.apply(
                 authData, to: &write, userId: userId, principal: principal, settingPassword: password != nil, verified: verified)
         }
         if let id = write.objectId, id != userId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
@@ -60,7 +60,7 @@ package struct UserChanges: Sendable {
         // The stored user, read once, when a password or email change needs it.
         var current: StoredObject?
         if password != nil || email != nil {
-            current = try await accounts.user(userId)
+            current = try await accounts.directory.user(userId)
             // A pending reset link dies when the password or the address it was sent to changes.
             write.operations += [(FieldPath(field: .internal(.resetToken)), .delete), (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete)]
         }
@@ -74,11 +74,11 @@ package struct UserChanges: Sendable {
             verifyToken = token
         }
         if let password {
-            if let problem = try await accounts.passwordProblem(password, for: current, username: username, email: email) { throw problem.error }
-            write.operations += try accounts.passwordOperations(hash: try await accounts.hashPassword(password), replacing: current, now: now)
-            operations += try await accounts.sessionIds(of: userId).map { AsServer.delete(.session, $0) }
+            if let problem = try await accounts.passwords.problem(password, for: current, username: username, email: email) { throw problem.error }
+            write.operations += try accounts.passwords.operations(hash: try await accounts.passwords.hash(password), replacing: current, now: now)
+            operations += try await accounts.directory.sessionIds(of: userId).map { AsServer.delete(.session, $0) }
             let token = accounts.tokens.newToken()
-            operations.append(try accounts.sessionInsert(userId: userId, token: token, action: "login", installationId: installationId, at: now))
+            operations.append(try accounts.sessions.insert(userId: userId, token: token, action: "login", installationId: installationId, at: now))
             newToken = token
         }
         let schema = try await accounts.server.schema(.user)
@@ -88,7 +88,7 @@ package struct UserChanges: Sendable {
             grant: SchemaGrant(createClass: false, addFields: true))
         let outcomes = try await accounts.server.write([update] + operations)
         if password != nil {
-            await accounts.forget(.userSessions(userId: userId))
+            await accounts.sessions.forget(.userSessions(userId: userId))
             await accounts.audit.record(.passwordChanged, userId: userId, detail: principal.isMaster ? "master key" : nil)
             SecurityNotices(accounts: accounts).notify(.passwordChanged, userId: userId)
         }
@@ -107,7 +107,7 @@ package struct UserChanges: Sendable {
                 }
             }
         }
-        if let verifyToken, let user = try await accounts.user(userId) {
+        if let verifyToken, let user = try await accounts.directory.user(userId) {
             await accounts.sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage)
         }
         await accounts.afterUserSave(userId, original: original, principal: principal)
@@ -125,9 +125,9 @@ package struct UserChanges: Sendable {
         try await accounts.objects.beforeDelete(.user, objectId: userId, principal: principal)
         let original = await accounts.userBeforeWrite(userId, for: .afterDelete)
         var operations: [WriteOperation] = [.delete(className: .user, objectId: userId, access: accounts.objects.writeAccess(decision, principal))]
-        operations += try await accounts.sessionIds(of: userId).map { AsServer.delete(.session, $0) }
+        operations += try await accounts.directory.sessionIds(of: userId).map { AsServer.delete(.session, $0) }
         _ = try await accounts.server.write(operations)
-        await accounts.forget(.userSessions(userId: userId))
+        await accounts.sessions.forget(.userSessions(userId: userId))
         if let original { _ = try? await accounts.objects.runTrigger(.afterDelete, .user, objectId: userId, object: original, principal: principal) }
     }
 

@@ -1,11 +1,20 @@
 import RooftopCore
 import RooftopStorage
 
-extension Accounts {
+/// The third-party identities (`authData`) a user signs in with: checking one with its
+/// provider, and linking or unlinking them on a user.
+struct LinkedIdentities: Sendable {
+    /// The enabled providers, `anonymous` among them when allowed.
+    let providers: AuthProviders
+    /// Finds the user an identity is already linked to.
+    let directory: UserDirectory
+    /// Records identities a provider refused.
+    let audit: AuditLog
+
     /// The identity `authData.<name>` proves: 252 for a provider that isn't enabled, 107 for a
     /// shape that isn't an object, the provider's own answer (101 for a token that doesn't
     /// validate, recorded as a failed login) otherwise. Nothing is written here.
-    func verifiedIdentity(_ name: String, _ data: JSON) async throws -> VerifiedIdentity {
+    func verify(_ name: String, _ data: JSON) async throws -> VerifiedIdentity {
         let provider = try providers.provider(name)
         guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
         do {
@@ -24,14 +33,14 @@ extension Accounts {
     /// as a password converts it). Unlinking the last way to sign in (no password, no other
     /// provider) is 119, unless the master key asks.
     /// A `verified` identity (the browser sign-in's) is used as is for its provider.
-    func applyAuthData(
+    func apply(
         _ authData: JSON, to write: inout ObjectWrite, userId: String, principal: Principal, settingPassword: Bool,
         verified: VerifiedIdentity? = nil
     ) async throws {
         guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
         let field = try FieldName("authData")
-        let current = try await user(userId)
-        var linked = Set(Self.linkedProviders(current))
+        let current = try await directory.user(userId)
+        var linked = Set(Self.providers(of: current))
         var linkedReal = false
         for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
             guard FieldName.isIdentifier(name) else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
@@ -41,11 +50,11 @@ extension Accounts {
                 linked.remove(name)
                 continue
             }
-            if verified?.provider != name, principal.userId == userId, try Self.isUnchangedIdentity(name, data, current, providers) {
+            if verified?.provider != name, principal.userId == userId, try Self.isUnchanged(name, data, current, providers) {
                 continue
             }
-            let identity = if let verified, verified.provider == name { verified } else { try await verifiedIdentity(name, data) }
-            if let owner = try await findUser(byIdentities: [(name, identity.subject, .null)]), owner.objectId != userId {
+            let identity = if let verified, verified.provider == name { verified } else { try await verify(name, data) }
+            if let owner = try await directory.user(linkedTo: [(name, identity.subject, .null)]), owner.objectId != userId {
                 throw ParseError(ParseError.Code.accountAlreadyLinked, "this auth is already used")
             }
             write.operations.append((FieldPath(field: field, subkeys: [name]), .set(AuthProviders.storedData(identity))))
@@ -71,7 +80,7 @@ extension Accounts {
     /// stays as the provider vouched for it, so an expired token the client still holds does not
     /// fail the update, and nothing unverified gets in. Master-key updates and logins always
     /// validate.
-    static func isUnchangedIdentity(_ name: String, _ data: JSON, _ user: StoredObject?, _ providers: AuthProviders) throws(ParseError)
+    static func isUnchanged(_ name: String, _ data: JSON, _ user: StoredObject?, _ providers: AuthProviders) throws(ParseError)
         -> Bool
     {
         _ = try providers.provider(name)
@@ -82,7 +91,7 @@ extension Accounts {
     }
 
     /// The providers linked to `user` (its internal identity fields).
-    static func linkedProviders(_ user: StoredObject?) -> [String] {
+    static func providers(of user: StoredObject?) -> [String] {
         guard let user else { return [] }
         return user.fields.keys.compactMap { key in
             key.hasPrefix(FieldName.authIdPrefix) ? String(key.dropFirst(FieldName.authIdPrefix.count)) : nil

@@ -5,7 +5,23 @@ import RooftopStorage
 /// Sessions as devices: what a person needs to recognise a session in their list (the device
 /// and app from its installation, the coarse address it was opened from, when it was last
 /// used), the current one marked, and "sign out my other devices".
-extension Accounts {
+package struct SessionDevices: Sendable {
+    /// The server's own reads of installations and writes of `lastUsedAt`.
+    let server: AsServer
+    /// Where `lastUsedAt` is written, after the answer.
+    let background: BackgroundWork
+    /// Now, for `lastUsedAt`.
+    let clock: @Sendable () -> ParseDate
+    /// When this node last wrote each session's `lastUsedAt`.
+    let sessionUse = SessionUse()
+
+    /// Devices read and touched through `server`, `lastUsedAt` written in `background`.
+    init(server: AsServer, background: BackgroundWork, clock: @escaping @Sendable () -> ParseDate) {
+        self.server = server
+        self.background = background
+        self.clock = clock
+    }
+
     /// How seldom `lastUsedAt` is rewritten for a session in use: at most once per interval per
     /// node, so a busy session costs no write per request.
     static let lastUseInterval: Int64 = 5 * 60 * 1000
@@ -13,11 +29,11 @@ extension Accounts {
     /// The device fields of a new session: from the installation the request named (its
     /// `deviceName`, `deviceType`, `appName`, `appVersion`), the coarse client address, and
     /// `lastUsedAt` (now).
-    func deviceFields(installationId: String?, at now: ParseDate) async -> [String: JSON] {
+    func fields(installationId: String?, at now: ParseDate) async -> [String: JSON] {
         var fields: [String: JSON] = ["lastUsedAt": ["__type": "Date", "iso": .string(now.iso)]]
         if let ip = ClientInfo.current.ip { fields["createdAddress"] = .string(Self.coarseAddress(ip)) }
         guard let installationId, let idField = try? FieldName("installationId"),
-            let installation = try? await find(
+            let installation = try? await server.find(
                 .installation, .field(FieldPath(field: idField), .equals(.string(installationId.lowercased()))), limit: 1
             )
             .first
@@ -46,7 +62,7 @@ extension Accounts {
     /// Records that `sessionId` was used now; rewrites its `lastUsedAt` in the background when
     /// this node last did so (or saw it made) more than `lastUseInterval` ago.
     func touch(_ sessionId: String) {
-        let now = objects.clock()
+        let now = clock()
         guard sessionUse.claim(sessionId, now: now.millisecondsSince1970, every: Self.lastUseInterval) else { return }
         let server = server
         background.start("session last use") {
@@ -57,7 +73,7 @@ extension Accounts {
     }
 }
 
-/// When this node last recorded each session's use (for `Accounts.touch`).
+/// When this node last recorded each session's use (for `SessionDevices.touch`).
 final class SessionUse: Sendable {
     private let last = LockedValue([String: Int64]())
 

@@ -1,18 +1,40 @@
 import RooftopCore
 import RooftopStorage
 
-extension Accounts {
+/// Password hashing and the password policy: what a new password may not be (the policy's rules,
+/// the context words, the last few passwords), how a hash is made and checked, and how a new one
+/// is stored with its history.
+struct Passwords: Sendable {
+    /// Hashes and verifies (bcrypt in production).
+    let hasher: any PasswordHasher
+    /// The rules for new passwords.
+    let policy: PasswordPolicy
+    /// The configured context words, then the app's name and id when mail is configured.
+    let appWords: [String]
+    /// Now, for a password's age.
+    let clock: @Sendable () -> ParseDate
+
+    /// Hashing with `hasher` under `config`'s policy; `mail` adds the app's name and id to the
+    /// words no password may be.
+    init(hasher: any PasswordHasher, config: AccountsConfiguration, mail: AccountMail?, clock: @escaping @Sendable () -> ParseDate) {
+        self.hasher = hasher
+        self.policy = config.passwordPolicy
+        var words = config.contextWords
+        if let mail { words += [mail.appName, mail.appId] }
+        self.appWords = words
+        self.clock = clock
+    }
+
     /// The first policy rule `password` breaks for `user` (`nil` for a new user), reuse of the
     /// last `maxPasswordHistory` passwords included.
-    func passwordProblem(
+    func problem(
         _ password: String, for user: StoredObject?, username: String? = nil, email: String? = nil
     ) async throws -> PasswordPolicy.Problem? {
-        let policy = config.passwordPolicy
         let name = username ?? user?.fields["username"]?.stringValue
         let address = email ?? user?.fields["email"]?.stringValue
         if let problem = policy.problem(password, username: name, context: contextWords(email: address)) { return problem }
         guard policy.maxPasswordHistory > 0, let user else { return nil }
-        for hash in Self.recentHashes(of: user, count: policy.maxPasswordHistory) where await passwordMatches(password, hash: hash) {
+        for hash in Self.recentHashes(of: user, count: policy.maxPasswordHistory) where await matches(password, hash: hash) {
             return .reused(count: policy.maxPasswordHistory)
         }
         return nil
@@ -21,8 +43,7 @@ extension Accounts {
     /// NIST SP 800-63B's context-specific words besides the username: the email address and its
     /// local part, the app's name and its application id.
     func contextWords(email: String?) -> [String] {
-        var words = config.contextWords
-        if let mail { words += [mail.appName, mail.appId] }
+        var words = appWords
         if let email {
             words.append(email)
             if let at = email.firstIndex(of: "@") { words.append(String(email[..<at])) }
@@ -31,13 +52,13 @@ extension Accounts {
     }
 
     /// A new hash of the password's NFC form.
-    func hashPassword(_ password: String) async throws -> String {
+    func hash(_ password: String) async throws -> String {
         try await hasher.hash(AccountInput.normalizedPassword(password))
     }
 
     /// Whether `password` matches `hash`: its NFC form, then (for hashes made before passwords
     /// were normalized) the form as typed, when the two differ.
-    func passwordMatches(_ password: String, hash: String) async -> Bool {
+    func matches(_ password: String, hash: String) async -> Bool {
         let normalized = AccountInput.normalizedPassword(password)
         if await hasher.verify(normalized, hash: hash) { return true }
         // Swift's `==` is canonical equivalence (NFC == NFD): compare the bytes.
@@ -54,12 +75,12 @@ extension Accounts {
 
     /// The writes that store a new hash: the hash, when it changed, and the history (the
     /// previous hash in front, as many kept as the policy needs).
-    func passwordOperations(hash: String, replacing user: StoredObject?, now: ParseDate) throws -> [(path: FieldPath, op: FieldOperation)] {
+    func operations(hash: String, replacing user: StoredObject?, now: ParseDate) throws -> [(path: FieldPath, op: FieldOperation)] {
         var operations: [(path: FieldPath, op: FieldOperation)] = [
             (FieldPath(field: .internal(.hashedPassword)), .set(.string(hash))),
             (FieldPath(field: .internal(.passwordChangedAt)), .set(.number(Double(now.millisecondsSince1970)))),
         ]
-        let keep = config.passwordPolicy.maxPasswordHistory - 1
+        let keep = policy.maxPasswordHistory - 1
         if keep > 0, let user {
             let previous = Self.recentHashes(of: user, count: keep).map(JSON.string)
             operations.append((FieldPath(field: .internal(.passwordHistory)), .set(.array(previous))))
@@ -68,11 +89,11 @@ extension Accounts {
     }
 
     /// Parse's 101 for a password older than `maxPasswordAge` days: the user must reset it.
-    func checkPasswordAge(_ user: StoredObject) throws(ParseError) {
-        guard let days = config.passwordPolicy.maxPasswordAge, days > 0,
+    func checkAge(_ user: StoredObject) throws(ParseError) {
+        guard let days = policy.maxPasswordAge, days > 0,
             let changed = user.fields[InternalField.passwordChangedAt.rawValue]?.numberValue
         else { return }
-        if Double(objects.clock().millisecondsSince1970) > changed + Double(days) * 86_400_000 {
+        if Double(clock().millisecondsSince1970) > changed + Double(days) * 86_400_000 {
             throw ParseError(.objectNotFound, "Your password has expired. Please reset your password.")
         }
     }

@@ -1,8 +1,32 @@
-package import RooftopCore
-package import RooftopStorage
+import RooftopCore
+import RooftopStorage
 
-/// The accounts' own lookups: a user's sessions, and the username rule every account write shares.
-extension Accounts {
+/// The server's lookups of users and their sessions, and the username rule every account write
+/// shares.
+struct UserDirectory: Sendable {
+    /// The server's own reads, with the account errors (202, 203, 208) answered first.
+    let server: AsServer
+
+    /// Objects of `className` matching `query`, read with the server's own (master) access: the
+    /// account use cases see internal fields that no client read can.
+    func find(_ className: ClassName, _ query: QueryNode, limit: Int = 100) async throws -> [StoredObject] {
+        try await server.find(className, query, limit: limit)
+    }
+
+    /// The user with this id, if there is one.
+    func user(_ userId: String) async throws -> StoredObject? {
+        try await find(.user, .field(FieldPath(field: .objectId), .equals(.string(userId))), limit: 1).first
+    }
+
+    /// The user linked to any of these identities.
+    func user(linkedTo identities: [(provider: String, id: String, data: JSON)]) async throws -> StoredObject? {
+        let conditions = identities.map { QueryNode.field(FieldPath(field: AuthProviders.idField($0.provider)), .equals(.string($0.id))) }
+        let users = try await find(.user, .or(conditions), limit: 2)
+        guard users.count <= 1 else { throw ParseError(.accountAlreadyLinked, "this auth is already used") }
+        return users.first
+    }
+
+    /// The ids of the user's sessions (only the one on `installationId`, when given).
     func sessionIds(of userId: String, installationId: String? = nil) async throws -> [String] {
         var query = try Self.sessions(of: userId)
         if let installationId {
@@ -30,6 +54,7 @@ extension Accounts {
         return false
     }
 
+    /// The normalized username a write sets, if it sets one.
     static func usernameKey(_ write: ObjectWrite) -> String? {
         for (path, op) in write.operations where path == FieldPath(field: .internal(.usernameKey)) {
             if case .set(.string(let key)) = op { return key }
