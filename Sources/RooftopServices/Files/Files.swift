@@ -7,7 +7,7 @@ package struct Files: Sendable {
     /// Where files are kept; `nil` when this server stores none (every file route is 130).
     package let store: (any FileStore)?
     package let config: FilesConfiguration
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
     /// Whether a user has only `authData.anonymous` (for `enableForAnonymousUser`).
     let isAnonymousUser: @Sendable (String) async throws -> Bool
     /// The files a user's own object refers to (for `deleteUserFiles`).
@@ -19,7 +19,7 @@ package struct Files: Sendable {
 
     /// The use cases over `store` with `config`.
     package init(
-        store: (any FileStore)?, config: FilesConfiguration, clock: @escaping @Sendable () -> ParseDate,
+        store: (any FileStore)?, config: FilesConfiguration, clock: any ServerClock,
         isAnonymousUser: @escaping @Sendable (String) async throws -> Bool = { _ in false },
         userFileNames: @escaping @Sendable (String) async throws -> Set<String> = { _ in [] },
         referencedNames: @escaping @Sendable () async throws -> Set<String> = { [] }, signing: FileURLSigning? = nil
@@ -81,7 +81,7 @@ package struct Files: Sendable {
         let type = FileTypes.storedType(declared: upload.declaredType, name: upload.storedName, head: head)
         do {
             return try await store.write(
-                upload.storedName, contentType: type, createdAt: clock(), maxSize: Int64(config.maxUploadSize), from: body.prefixed(by: head))
+                upload.storedName, contentType: type, createdAt: clock.now(), maxSize: Int64(config.maxUploadSize), from: body.prefixed(by: head))
         } catch FileStoreError.tooLarge {
             throw FileTooLargeError(limit: config.maxUploadSize)
         } catch FileStoreError.invalidName {
