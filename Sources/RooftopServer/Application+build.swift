@@ -32,7 +32,7 @@ package func buildApplication(
         providers: IdentityProviders.make(dependencies.auth, clock: clock, http: dependencies.providerHTTP), mail: dependencies.mail,
         logger: dependencies.logger, background: dependencies.background)
     let files = Files(
-        store: dependencies.fileStore, config: dependencies.files, clock: clock,
+        store: dependencies.fileStore, config: dependencies.files, clock: clock, tokens: dependencies.tokens,
         isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },
         userFileNames: { userId in try await accounts.fileNames(ofUser: userId) },
         referencedNames: { try await FileReferences.referenced(in: store) },

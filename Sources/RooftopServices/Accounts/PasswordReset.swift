@@ -65,7 +65,7 @@ package struct PasswordReset: Sendable {
     /// its link.
     func issuePasswordReset(for user: StoredObject, acceptLanguage: String?, to address: String? = nil) async throws {
         guard let mail = accounts.mail else { return }
-        let token = AccountMail.newLinkToken()
+        let token = accounts.tokens.newLinkToken()
         var write = ObjectWrite()
         let expires = accounts.objects.clock.now().millisecondsSince1970 + Int64(accounts.config.resetTokenValidityDuration) * 1000
         write.operations = [
