@@ -65,9 +65,7 @@
         Benchmark("Session token to principal, warm cache", configuration: .init(maxIterations: 200_000)) { benchmark in
             let (store, dir) = try temporaryStore()
             defer { try? FileManager.default.removeItem(at: dir) }
-            let objects = Objects(
-                store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)) }
-            )
+            let objects = Objects(store: store, config: ServicesConfiguration(), clock: WallClock())
             let accounts = Accounts(
                 objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: AccountsConfiguration())
             let signUp = try await SignUp(accounts: accounts).signUp(body: ["username": "ann", "password": "correct horse"], installationId: nil)
@@ -104,7 +102,7 @@
         defer { try? FileManager.default.removeItem(at: dir) }
         var config = ServicesConfiguration()
         config.allowClientClassCreation = true
-        let objects = Objects(store: store, config: config, clock: { ParseDate(millisecondsSince1970: 1_700_000_000_000) })
+        let objects = Objects(store: store, config: config, clock: FixedClock(millisecondsSince1970: 1_700_000_000_000))
         let note = try ClassName("Note")
         for (user, count) in [("u123456789", 50), ("v123456789", 100)] {
             for k in 0..<count {

@@ -89,7 +89,7 @@
     ) {
         Benchmark(name, configuration: .init(maxIterations: 5_000)) { benchmark in
             let store = try await OwnerQueryFixture.open()
-            let objects = Objects(store: store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: 0) })
+            let objects = Objects(store: store, config: ServicesConfiguration(), clock: FixedClock(millisecondsSince1970: 0))
             let note = try ClassName("Note")
             benchmark.startMeasurement()
             for i in benchmark.scaledIterations {

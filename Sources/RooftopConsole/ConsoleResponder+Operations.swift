@@ -49,7 +49,7 @@ extension ConsoleResponder {
     }
 
     func statusPage(_ visit: inout ConsoleVisit) async -> Response {
-        let seconds = max(0, (clock().millisecondsSince1970 - status.startedAt.millisecondsSince1970) / 1000)
+        let seconds = max(0, (clock.now().millisecondsSince1970 - status.startedAt.millisecondsSince1970) / 1000)
         let uptime = "\(seconds / 86_400)d \(seconds % 86_400 / 3600)h \(seconds % 3600 / 60)m \(seconds % 60)s"
         let mail = await status.mailQueue().map(String.init) ?? visit.word("notConfigured")
         var values: [String: Any] = ["version": RooftopVersion.current, "database": status.database, "mailQueue": mail, "uptime": uptime]

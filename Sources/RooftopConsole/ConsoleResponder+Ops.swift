@@ -13,14 +13,14 @@ extension ConsoleResponder {
     /// Takes one sample of the request counters (the sampler calls this every 10 s).
     package func sampleRates() async {
         guard let metrics = status.metrics else { return }
-        await status.rates.record(MetricsReading(await metrics()), at: clock())
+        await status.rates.record(MetricsReading(await metrics()), at: clock.now())
     }
 
     /// The status page's rates and pool, from the metrics registry (nil when metrics are off).
     func rateValues(_ visit: ConsoleVisit) async -> [String: Any]? {
         guard let metrics = status.metrics else { return nil }
         let reading = MetricsReading(await metrics())
-        let now = clock()
+        let now = clock.now()
         var rates: [[String: Any]] = []
         for (key, window) in [("opsLastMinute", Int64(60_000)), ("opsLastFiveMinutes", 300_000)] {
             let rate = await status.rates.rate(window: window, now: now, current: reading)
@@ -102,7 +102,7 @@ extension ConsoleResponder {
 
     /// `20261126-081500` from the server clock: downloads sort by when they were made.
     func stamp() -> String {
-        let iso = clock().iso
+        let iso = clock.now().iso
         let digits = iso.prefix(19).filter { $0.isNumber }
         return String(digits.prefix(8)) + "-" + String(digits.dropFirst(8))
     }

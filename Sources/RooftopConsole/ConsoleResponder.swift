@@ -50,14 +50,14 @@ package struct ConsoleResponder: Sendable {
     let trustedProxies: [String]
     let publicURL: String?
     let status: ConsoleStatus
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
     /// Where failed pages are logged (the server's logger).
     let logger: Logger
 
     /// Creates the console.
     package init(
         config: ConsoleConfiguration, admins: ConsoleAdmins, sessions: ConsoleSessions, accounts: Accounts, data: ConsoleData, limiter: RateLimiter,
-        trustedProxies: [String], publicURL: String?, status: ConsoleStatus, clock: @escaping @Sendable () -> ParseDate,
+        trustedProxies: [String], publicURL: String?, status: ConsoleStatus, clock: any ServerClock,
         logger: Logger
     ) {
         self.config = config

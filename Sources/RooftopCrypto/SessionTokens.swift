@@ -24,6 +24,19 @@ package struct SessionTokens: SessionTokenSource {
         return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
+    /// 32 characters of base62 from the system CSPRNG.
+    package func newLinkToken() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<32).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+
+    /// 16 random bytes as lowercase hex.
+    package func newFilePrefix() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Self.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
     /// Base64url (unpadded) SHA-256 of the verifier's UTF-8 bytes.
     package func pkceChallenge(_ verifier: String) -> String {
         Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))

@@ -94,7 +94,7 @@ struct AdminCommand: AsyncParsableCommand {
             try await database.using { store in
                 let admins = ConsoleAdmins(
                     store: store, hasher: BcryptPasswordHasher(cost: 10), codes: TOTPCodes(), policy: configuration.accounts.passwordPolicy,
-                    clock: { WallClock().now() },
+                    clock: WallClock(),
                     lockoutThreshold: configuration.console.lockoutThreshold, lockoutDuration: configuration.console.lockoutDuration)
                 try await body(admins)
             }

@@ -19,7 +19,7 @@ package func buildApplication(
 ) -> some ApplicationProtocol {
     let store = dependencies.store
     let clock = dependencies.clock
-    var objects = Objects(store: store, config: dependencies.services, clock: { clock.now() })
+    var objects = Objects(store: store, config: dependencies.services, clock: clock)
     let webhooks = WebhookRegistry(objects: objects, transport: dependencies.webhookTransport, settings: dependencies.webhooks)
     // Before the account use cases take their copy: their writes run the same triggers.
     objects.triggers = TriggerRunner(dependencies.cloud, webhooks: webhooks, clock: clock, logger: dependencies.logger)
@@ -32,14 +32,14 @@ package func buildApplication(
         providers: IdentityProviders.make(dependencies.auth, clock: clock, http: dependencies.providerHTTP), mail: dependencies.mail,
         logger: dependencies.logger, background: dependencies.background)
     let files = Files(
-        store: dependencies.fileStore, config: dependencies.files, clock: { clock.now() },
+        store: dependencies.fileStore, config: dependencies.files, clock: clock, tokens: dependencies.tokens,
         isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },
         userFileNames: { userId in try await accounts.fileNames(ofUser: userId) },
         referencedNames: { try await FileReferences.referenced(in: store) },
         signing: dependencies.files.access == .signed
             ? FileURLSigning(
                 key: DerivedMACKey(secret: dependencies.files.fileKey ?? dependencies.http.masterKey, purpose: .fileURLs),
-                lifetime: Int64(dependencies.files.signedURLLifetime), clock: { clock.now() }) : nil)
+                lifetime: Int64(dependencies.files.signedURLLifetime), clock: clock) : nil)
     var http = dependencies.http
     http.maxUploadSize = dependencies.files.maxUploadSize
     let globalConfig = GlobalConfig(objects: objects)
@@ -50,7 +50,7 @@ package func buildApplication(
         aggregates: Aggregates(store: store, config: dependencies.services), accounts: accounts, files: files,
         functions: CloudFunctions(handlers: dependencies.cloud, objects: objects, webhooks: webhooks, clock: clock, logger: dependencies.logger),
         jobs: jobs, webhooks: webhooks,
-        globalConfig: globalConfig, limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: { clock.now() }),
+        globalConfig: globalConfig, limiter: RateLimiter(rules: dependencies.http.rateLimits, store: store, clock: clock),
         logger: dependencies.logger)
     // Other nodes' invalidations (PostgreSQL's LISTEN/NOTIFY; nothing on SQLite).
     store.cacheBus.onEvent { [roles = objects.roles] event in
@@ -94,14 +94,13 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, data: Console
         return nil
     }
     let clock = dependencies.clock
-    let now: @Sendable () -> ParseDate = { clock.now() }
     let admins = ConsoleAdmins(
-        store: dependencies.store, hasher: dependencies.passwords, codes: dependencies.oneTimeCodes, policy: policy, clock: now,
+        store: dependencies.store, hasher: dependencies.passwords, codes: dependencies.oneTimeCodes, policy: policy, clock: clock,
         lockoutThreshold: settings.lockoutThreshold,
         lockoutDuration: settings.lockoutDuration)
     let sessions = ConsoleSessions(
         store: dependencies.store, tokens: dependencies.tokens,
-        formKey: DerivedMACKey(secret: dependencies.http.masterKey, purpose: .consoleSignInForm), clock: now, idleTimeout: settings.idleTimeout,
+        formKey: DerivedMACKey(secret: dependencies.http.masterKey, purpose: .consoleSignInForm), clock: clock, idleTimeout: settings.idleTimeout,
         absoluteTimeout: settings.absoluteTimeout)
     let rule = RateLimiter.Rule(path: "/console-login", methods: ["POST"], count: settings.loginAttemptsPerMinute, window: 60_000, zone: .ip)
     let queue = dependencies.mail?.queue
@@ -110,9 +109,9 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, data: Console
     addOperations(to: &status, dependencies)
     return ConsoleResponder(
         config: settings, admins: admins, sessions: sessions, accounts: accounts, data: data,
-        limiter: RateLimiter(rules: [rule], store: dependencies.store, clock: now, namespace: "console:"),
+        limiter: RateLimiter(rules: [rule], store: dependencies.store, clock: clock, namespace: "console:"),
         trustedProxies: dependencies.http.trustedProxies,
-        publicURL: dependencies.http.publicURL, status: status, clock: now, logger: dependencies.logger)
+        publicURL: dependencies.http.publicURL, status: status, clock: clock, logger: dependencies.logger)
 }
 
 /// The server's one responder: the console's paths go to the console, everything else to the

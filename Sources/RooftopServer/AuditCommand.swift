@@ -32,7 +32,7 @@ struct AuditCommand: AsyncParsableCommand {
             conditions.append(.field(FieldPath(field: .createdAt), .compare(op, ["__type": "Date", "iso": .string(date.iso)])))
         }
         let database = try location.open(label: "audit")
-        let log = AuditLog(store: database.store, clock: { ParseDate(millisecondsSince1970: 0) }, logger: Logger(label: "audit"))
+        let log = AuditLog(store: database.store, clock: FixedClock(millisecondsSince1970: 0), logger: Logger(label: "audit"))
         let events = try await database.using { _ in try await log.find(.and(conditions), limit: max(1, min(limit, 10_000))) }
         if events.isEmpty { print("no events") }
         for event in events {

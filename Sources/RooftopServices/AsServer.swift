@@ -27,7 +27,7 @@ package struct AsServer: Sendable {
     var store: any DataStore { objects.store }
 
     /// The server's clock.
-    func now() -> ParseDate { objects.clock() }
+    func now() -> ParseDate { objects.clock.now() }
 
     /// A new objectId of the configured size.
     func newObjectId() -> String { ObjectId.generate(length: objects.config.objectIdSize) }

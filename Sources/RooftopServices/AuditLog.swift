@@ -47,13 +47,13 @@ package struct AuditLog: Sendable {
     }
 
     let store: any DataStore
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
     let logger: Logger
     /// Whether events are recorded at all.
     package var enabled: Bool
 
     /// Creates the log.
-    package init(store: any DataStore, clock: @escaping @Sendable () -> ParseDate, logger: Logger, enabled: Bool = true) {
+    package init(store: any DataStore, clock: any ServerClock, logger: Logger, enabled: Bool = true) {
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -77,7 +77,7 @@ package struct AuditLog: Sendable {
             write.acl = ACL(readers: [], writers: [])
             _ = try await store.write([
                 .insert(
-                    className: .audit, objectId: ObjectId.generate(length: 12), at: clock(), write: write,
+                    className: .audit, objectId: ObjectId.generate(length: 12), at: clock.now(), write: write,
                     grant: SchemaGrant(createClass: true, addFields: true))
             ])
         } catch {
@@ -107,7 +107,7 @@ package struct AuditLog: Sendable {
     /// Deletes events older than `days` days, a bounded batch at a time; how many went.
     package func prune(olderThanDays days: Int) async throws -> Int {
         guard days > 0 else { return 0 }
-        let cutoff = ParseDate(millisecondsSince1970: clock().millisecondsSince1970 - Int64(days) * 86_400_000)
+        let cutoff = ParseDate(millisecondsSince1970: clock.now().millisecondsSince1970 - Int64(days) * 86_400_000)
         var options = FindOptions()
         options.limit = 10_000
         let old = QueryNode.field(FieldPath(field: .createdAt), .compare(.lt, ["__type": "Date", "iso": .string(cutoff.iso)]))

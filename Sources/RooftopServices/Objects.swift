@@ -5,18 +5,18 @@ package import RooftopStorage
 package struct Objects: Sendable {
     let store: any DataStore
     let config: ServicesConfiguration
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
     /// Resolves users' roles; its cache is cleared on every `_Role` write.
     package let roles: RoleResolver
     /// The embedding program's triggers, run around every object write and read.
     package var triggers = TriggerRunner()
 
     /// Creates the use cases over a store.
-    package init(store: any DataStore, config: ServicesConfiguration, clock: @escaping @Sendable () -> ParseDate) {
+    package init(store: any DataStore, config: ServicesConfiguration, clock: any ServerClock) {
         self.store = store
         self.config = config
         self.clock = clock
-        self.roles = RoleResolver(store: store, now: clock)
+        self.roles = RoleResolver(store: store, clock: clock)
     }
 
     /// Refuses classes a client may never touch through the generic routes.
@@ -102,7 +102,7 @@ package struct Objects: Sendable {
         let grant = SchemaGrant(
             createClass: principal.isMaster || config.allowClientClassCreation || className == .installation,
             addFields: try schema.map { s throws(ParseError) in try addFieldAllowed(s, principal) } ?? true, maxFields: config.maxFieldsPerClass)
-        return .insert(className: className, objectId: objectId, at: clock(), write: write, grant: grant)
+        return .insert(className: className, objectId: objectId, at: clock.now(), write: write, grant: grant)
     }
 
     private func addFieldAllowed(_ schema: ClassSchema, _ principal: Principal) throws(ParseError) -> Bool {
@@ -177,7 +177,7 @@ package struct Objects: Sendable {
         try schema.checkFieldOptions(update: body)
         let access = writeAccess(decision, principal)
         let grant = SchemaGrant(createClass: false, addFields: try addFieldAllowed(schema, principal), maxFields: config.maxFieldsPerClass)
-        return .update(className: className, objectId: objectId, at: clock(), write: write, access: access, grant: grant)
+        return .update(className: className, objectId: objectId, at: clock.now(), write: write, access: access, grant: grant)
     }
 
     /// An update's body, parsed and checked (roles, account fields, a changed objectId).

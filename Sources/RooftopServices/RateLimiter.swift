@@ -107,13 +107,13 @@ package struct RateLimiter: Sendable {
 
     let rules: [Rule]
     let store: (any RateLimitStore)?
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
     /// Prefixes every counter's key, so two limiters over one table (the API's, the console's)
     /// never count into each other's windows.
     let namespace: String
 
     /// Creates a limiter; with no rules it does nothing (and touches no database).
-    package init(rules: [Rule], store: any RateLimitStore, clock: @escaping @Sendable () -> ParseDate, namespace: String = "") {
+    package init(rules: [Rule], store: any RateLimitStore, clock: any ServerClock, namespace: String = "") {
         self.rules = rules
         self.store = store
         self.clock = clock
@@ -126,7 +126,7 @@ package struct RateLimiter: Sendable {
     private init(rules: [Rule], store: (any RateLimitStore)?) {
         self.rules = rules
         self.store = store
-        self.clock = { ParseDate(millisecondsSince1970: 0) }
+        self.clock = FixedClock(millisecondsSince1970: 0)
         self.namespace = ""
     }
 
@@ -135,7 +135,7 @@ package struct RateLimiter: Sendable {
         guard !rules.isEmpty, let store else { return }
         let path = Self.normalize(request.path)
         let alias = request.alias.map(Self.normalize)
-        let now = clock().millisecondsSince1970
+        let now = clock.now().millisecondsSince1970
         for (index, rule) in rules.enumerated()
         where rule.matches(method: request.method, path: path) || alias.map({ rule.matches(method: request.method, path: $0) }) == true {
             if request.isMaster && !rule.includeMasterKey { continue }

@@ -12,20 +12,20 @@ package actor RoleResolver {
     let ttl: Duration
     let maxDepth: Int
     let maxRoles: Int
-    let now: @Sendable () -> ParseDate
-    /// Expiry in milliseconds since 1970, on `now`'s clock.
+    let clock: any ServerClock
+    /// Expiry in milliseconds since 1970, on `clock`.
     private var cache: [String: (roles: [String], expires: Int64)] = [:]
     private var generation = 0
 
     /// Creates a resolver; `maxRoles` bounds the roles one user can accumulate; entries expire
-    /// after `ttl` on the `now` clock.
+    /// after `ttl` on `clock`.
     package init(
         store: any DataStore, ttl: Duration = .seconds(5), maxDepth: Int = 32, maxRoles: Int = 1000,
-        now: @escaping @Sendable () -> ParseDate = WallClock().now
+        clock: any ServerClock = WallClock()
     ) {
         self.store = store
         self.ttl = ttl
-        self.now = now
+        self.clock = clock
         self.maxDepth = maxDepth
         self.maxRoles = maxRoles
     }
@@ -43,7 +43,7 @@ package actor RoleResolver {
 
     /// Role names of `userId`, sorted.
     package func roles(forUser userId: String) async throws -> [String] {
-        let now = self.now().millisecondsSince1970
+        let now = self.clock.now().millisecondsSince1970
         // Without the other nodes' invalidations, the cache can't be trusted: resolve every time.
         let live = store.cacheBus.isLive
         // A hit counts only within its TTL, even if the clock stepped back.

@@ -35,3 +35,22 @@ extension Duration {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
+
+/// A clock stopped at one instant: for a command that only reads (the audit log's reader), and
+/// for tests and benchmarks that need time to stand still.
+package struct FixedClock: ServerClock {
+    /// The instant.
+    package let instant: ParseDate
+
+    /// A clock at `milliseconds` since 1970.
+    package init(millisecondsSince1970 milliseconds: Int64) { instant = ParseDate(millisecondsSince1970: milliseconds) }
+
+    /// A clock at `instant`.
+    package init(_ instant: ParseDate) { self.instant = instant }
+
+    /// Always the same instant.
+    package func now() -> ParseDate { instant }
+
+    /// Time does not pass: waits on the system's clock, as nothing else would wake it.
+    package func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+}

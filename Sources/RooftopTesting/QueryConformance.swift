@@ -31,7 +31,7 @@ package enum QueryConformance {
 
         static func make(_ store: any DataStore) async throws -> Fixture {
             let now = ParseDate(millisecondsSince1970: 1_700_000_000_000)
-            var fixture = Fixture(objects: Objects(store: store, config: ServicesConfiguration(), clock: { now }))
+            var fixture = Fixture(objects: Objects(store: store, config: ServicesConfiguration(), clock: FixedClock(now)))
             try await fixture.create("o1", owner, ["name": "ann", "rank": 1])
             try await fixture.create("o2", owner, ["name": "bob", "rank": 2])
             let o1 = fixture.pointer("Owner", "o1")

@@ -70,4 +70,15 @@ import Testing
         #expect(tokens.digest("r:abc") == "c40ea82ff6e8df75efc3c7ac26796cf7e291b8d1c8c0049c92e853b42ee8509a")
         #expect(tokens.digest(t) != t && tokens.digest(t) == tokens.digest(t))
     }
+
+    /// Link tokens and file prefixes come from the crypto target, with their documented shape.
+    @Test func linkTokensAndFilePrefixesAreRandomWithTheirShape() {
+        let tokens = SessionTokens()
+        let links = (0..<1000).map { _ in tokens.newLinkToken() }
+        #expect(Set(links).count == 1000)
+        #expect(links.allSatisfy { $0.count == 32 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        let prefixes = (0..<1000).map { _ in tokens.newFilePrefix() }
+        #expect(Set(prefixes).count == 1000)
+        #expect(prefixes.allSatisfy { $0.count == 32 && $0.allSatisfy { "0123456789abcdef".contains($0) } })
+    }
 }

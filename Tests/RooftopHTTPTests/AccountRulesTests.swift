@@ -104,7 +104,7 @@ import Testing
         let dir = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let opened = try await openStore(in: dir)
-        let objects = Objects(store: opened.store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: 0) })
+        let objects = Objects(store: opened.store, config: ServicesConfiguration(), clock: FixedClock(millisecondsSince1970: 0))
         let log = CapturedLog()
         let accounts = Accounts(
             objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: AccountsConfiguration(), logger: log.logger)

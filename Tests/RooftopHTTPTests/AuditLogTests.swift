@@ -74,7 +74,7 @@ import Testing
         let opened = try await openStore(in: dir)
         let store = opened.store
         let now = LockedBox(Int64(1_700_000_000_000))
-        let clock: @Sendable () -> ParseDate = { ParseDate(millisecondsSince1970: now.withLock { $0 }) }
+        let clock = ClosureClock { ParseDate(millisecondsSince1970: now.withLock { $0 }) }
         let log = AuditLog(store: store, clock: clock, logger: Logger(label: "audit"))
         await log.record(.login, userId: "u1")
         now.withLock { $0 += 2 * 86_400_000 }

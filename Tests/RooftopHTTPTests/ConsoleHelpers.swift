@@ -34,7 +34,7 @@ extension LiveServerTest {
     /// The console's admins over `store` (the hasher and policy the test server uses).
     func consoleAdmins(_ store: any DataStore, clock: any ServerClock = WallClock(), threshold: Int = 5) -> ConsoleAdmins {
         ConsoleAdmins(
-            store: store, hasher: BcryptPasswordHasher(cost: 4), codes: TOTPCodes(), policy: PasswordPolicy(), clock: { clock.now() },
+            store: store, hasher: BcryptPasswordHasher(cost: 4), codes: TOTPCodes(), policy: PasswordPolicy(), clock: clock,
             lockoutThreshold: threshold,
             lockoutDuration: 900)
     }

@@ -103,7 +103,7 @@ import Testing
         cloud.job("forever") { _ in try await Task.sleep(for: .seconds(3600)) }
         var logger = Logger(label: "jobs")
         logger.logLevel = .critical
-        let objects = Objects(store: opened.store, config: ServicesConfiguration(), clock: { WallClock().now() })
+        let objects = Objects(store: opened.store, config: ServicesConfiguration(), clock: WallClock())
         let runner = JobRunner(cloud.handlers, objects: objects, clock: WallClock(), logger: logger)
         let group = ServiceGroup(services: [runner], logger: logger)
         let running = Task { try await group.run() }

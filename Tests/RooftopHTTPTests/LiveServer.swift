@@ -120,7 +120,7 @@ extension LiveServerTest {
         config.allowClientClassCreation = true
         do {
             try await body(
-                Objects(store: store, config: config, clock: { ParseDate(millisecondsSince1970: 1_700_000_000_000) }), Schemas(store: store))
+                Objects(store: store, config: config, clock: FixedClock(millisecondsSince1970: 1_700_000_000_000)), Schemas(store: store))
         } catch {
             await opened.close()
             throw error
@@ -135,7 +135,8 @@ extension LiveServerTest {
         defer { try? FileManager.default.removeItem(at: dir) }
         let opened = try await openStore(in: dir)
         let now = LockedBox(Int64(1_700_000_000_000))
-        let objects = Objects(store: opened.store, config: ServicesConfiguration(), clock: { ParseDate(millisecondsSince1970: now.withLock { $0 }) })
+        let objects = Objects(
+            store: opened.store, config: ServicesConfiguration(), clock: ClosureClock { ParseDate(millisecondsSince1970: now.withLock { $0 }) })
         do {
             try await body(Accounts(objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: config), now)
         } catch {
@@ -201,4 +202,12 @@ func testConfiguration(
     var http = HTTPConfiguration(appId: testAppId, masterKey: testMasterKey)
     configure(&services, &http)
     return (services, http)
+}
+
+/// A clock read from a closure: a test that keeps "now" in a box of its own.
+struct ClosureClock: ServerClock {
+    let read: @Sendable () -> ParseDate
+    init(_ read: @escaping @Sendable () -> ParseDate) { self.read = read }
+    func now() -> ParseDate { read() }
+    func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }

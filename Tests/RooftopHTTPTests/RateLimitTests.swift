@@ -90,7 +90,8 @@ import Testing
         let store = opened.store
         let now = LockedBox(Int64(1_700_000_000_000))
         let limiter = RateLimiter(
-            rules: [.init(path: "/classes/*", count: 1, window: 1000)], store: store, clock: { ParseDate(millisecondsSince1970: now.withLock { $0 }) }
+            rules: [.init(path: "/classes/*", count: 1, window: 1000)], store: store,
+            clock: ClosureClock { ParseDate(millisecondsSince1970: now.withLock { $0 }) }
         )
         let request = RateLimiter.Request(method: "GET", path: "/classes/Note", clientIP: "10.0.0.1")
         try await limiter.check(request)

@@ -231,10 +231,9 @@ import Testing
     /// Nodes that share the secret accept each other's signatures; another secret does not.
     @Test func nodesSharingTheSecretAcceptEachOthersSignatures() {
         let clock = TestClock()
-        let now: @Sendable () -> ParseDate = { clock.now() }
-        let one = FileURLSigning(key: DerivedMACKey(secret: "shared master key", purpose: .fileURLs), lifetime: 60, clock: now)
-        let two = FileURLSigning(key: DerivedMACKey(secret: "shared master key", purpose: .fileURLs), lifetime: 60, clock: now)
-        let other = FileURLSigning(key: DerivedMACKey(secret: "another key", purpose: .fileURLs), lifetime: 60, clock: now)
+        let one = FileURLSigning(key: DerivedMACKey(secret: "shared master key", purpose: .fileURLs), lifetime: 60, clock: clock)
+        let two = FileURLSigning(key: DerivedMACKey(secret: "shared master key", purpose: .fileURLs), lifetime: 60, clock: clock)
+        let other = FileURLSigning(key: DerivedMACKey(secret: "another key", purpose: .fileURLs), lifetime: 60, clock: clock)
         let query = one.query(for: "0123_a.png")
         #expect(two.isValid(query: query, for: "0123_a.png"))
         #expect(!two.isValid(query: query, for: "0123_b.png"))

@@ -26,7 +26,7 @@ extension SDKTests {
 
                 let admins = ConsoleAdmins(
                     store: server.store, hasher: BcryptPasswordHasher(cost: 4), codes: TOTPCodes(), policy: PasswordPolicy(),
-                    clock: { WallClock().now() },
+                    clock: WallClock(),
                     lockoutThreshold: 5, lockoutDuration: 900)
                 try await admins.create(name: "ops", password: "console password 1", role: .owner, totp: false)
                 let browser = ConsoleBrowser(base: "http://127.0.0.1:\(server.port)/console")

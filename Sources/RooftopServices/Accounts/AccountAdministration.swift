@@ -44,7 +44,7 @@ package struct AccountAdministration: Sendable {
     /// Until when (ms since 1970) the user's logins are locked out; nil when they are not.
     package func lockedUntil(_ user: StoredObject) -> Int64? {
         guard let until = user.fields[InternalField.lockoutExpiresAt.rawValue]?.numberValue else { return nil }
-        return Double(accounts.objects.clock().millisecondsSince1970) < until ? Int64(until) : nil
+        return Double(accounts.objects.clock.now().millisecondsSince1970) < until ? Int64(until) : nil
     }
 
     /// Failed logins counted since the last success.

@@ -20,7 +20,7 @@ package struct AccountCleanup: Sendable {
     ///
     /// Run periodically by the server (`Maintenance`), so `_Session` doesn't grow forever.
     package func deleteExpiredSessions(batchSize: Int = 500) async throws -> Int {
-        let now = accounts.objects.clock()
+        let now = accounts.objects.clock.now()
         let expired = QueryNode.field(FieldPath(field: try FieldName("expiresAt")), .compare(.lt, ["__type": "Date", "iso": .string(now.iso)]))
         var total = 0
         while true {
@@ -43,7 +43,7 @@ package struct AccountCleanup: Sendable {
     /// with their sessions. Their objects stay (readable by the master key). Off when the TTL is 0.
     package func deleteInactiveAnonymousUsers(batchSize: Int = 200) async throws -> Int {
         guard accounts.config.anonymousUserTTL > 0 else { return 0 }
-        let now = accounts.objects.clock()
+        let now = accounts.objects.clock.now()
         let cutoff = ParseDate(millisecondsSince1970: now.millisecondsSince1970 - Int64(accounts.config.anonymousUserTTL) * 1000)
         let query = QueryNode.and([
             .field(FieldPath(field: .internal(authIdOf: "anonymous")), .exists(true)),

@@ -71,11 +71,4 @@ package struct AccountMail: Sendable {
                 from: from, to: email, subject: message.subject, text: message.text, html: message.html, headers: [("X-Rooftop-Kind", kind.rawValue)])
         )
     }
-
-    /// A single-use secret for a link: 32 characters of base62 from the system CSPRNG (190 bits).
-    static func newLinkToken() -> String {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<32).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
-    }
 }

@@ -20,12 +20,12 @@ package struct AccountSessions: Sendable {
     /// Validated sessions, so a warm request costs no database round trip.
     let cache: SessionCache
     /// Now, for expiry.
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
 
     /// Sessions kept through `server`, `tokens` making their tokens.
     init(
         server: AsServer, tokens: any SessionTokenSource, config: AccountsConfiguration, directory: UserDirectory, devices: SessionDevices,
-        audit: AuditLog, clock: @escaping @Sendable () -> ParseDate
+        audit: AuditLog, clock: any ServerClock
     ) {
         self.server = server
         self.tokens = tokens
@@ -33,7 +33,7 @@ package struct AccountSessions: Sendable {
         self.directory = directory
         self.devices = devices
         self.audit = audit
-        self.cache = SessionCache(now: clock)
+        self.cache = SessionCache(clock: clock)
         self.clock = clock
     }
 
@@ -55,7 +55,7 @@ package struct AccountSessions: Sendable {
             let userId = session.fields["user"]?["objectId"]?.stringValue,
             let expires = session.fields["expiresAt"]?["iso"]?.stringValue.flatMap(ParseDate.init(iso:))
         else { throw Self.invalidToken }
-        let now = clock()
+        let now = clock.now()
         var remaining = expires.millisecondsSince1970 - now.millisecondsSince1970
         guard remaining > 0 else { throw Self.invalidToken }
         let length = Int64(config.sessionLength) * 1000

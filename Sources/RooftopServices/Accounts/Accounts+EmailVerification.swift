@@ -18,7 +18,7 @@ extension Accounts {
 
     /// `emailVerified = false` and a fresh token (replacing, so killing, any older one).
     func verificationOperations(now: ParseDate) throws -> ([(path: FieldPath, op: FieldOperation)], String) {
-        let token = AccountMail.newLinkToken()
+        let token = tokens.newLinkToken()
         var operations: [(path: FieldPath, op: FieldOperation)] = [
             (FieldPath(field: try FieldName("emailVerified")), .set(.bool(false))),
             (FieldPath(field: .internal(.emailVerifyToken)), .set(.string(tokens.digest(token)))),

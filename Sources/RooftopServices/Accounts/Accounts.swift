@@ -189,7 +189,7 @@ package struct Accounts: Sendable {
     /// replacing the one on the same installation, the per-user cap, and the new-device notice.
     func openSession(for user: StoredObject, action: String, provider: String, installationId: String?) async throws -> String {
         let token = tokens.newToken()
-        let now = objects.clock()
+        let now = objects.clock.now()
         let device = await devices.fields(installationId: installationId, at: now)
         let session = try sessions.insert(
             userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: now, device: device)

@@ -68,7 +68,7 @@ package struct BrowserSignIn: Sendable {
             AuthorizationRequest(redirectURI: callback, state: state, nonce: nonce, codeChallenge: accounts.tokens.pkceChallenge(verifier)))
         try await accounts.server.store.putOneTime(
             key: "flow:" + accounts.tokens.digest(state), value: String(decoding: JSONWriter.bytes(.object(flow)), as: UTF8.self),
-            expiresAt: accounts.objects.clock().millisecondsSince1970 + Self.browserFlowLifetime)
+            expiresAt: accounts.objects.clock.now().millisecondsSince1970 + Self.browserFlowLifetime)
         return url
     }
 
@@ -87,7 +87,7 @@ package struct BrowserSignIn: Sendable {
             return .failed(ParseError(.invalidJSON, "This provider does not return here this way. Start again from the app."))
         }
         guard let state = query["state"], !state.isEmpty, state.utf8.count <= 512 else { return .failed(expired) }
-        let now = accounts.objects.clock().millisecondsSince1970
+        let now = accounts.objects.clock.now().millisecondsSince1970
         guard let text = try await accounts.server.store.takeOneTime(key: "flow:" + accounts.tokens.digest(state), now: now),
             case .object(let flow)? = try? JSONParser.parse(Array(text.utf8)),
             let redirectURI = flow["redirectURI"]?.stringValue, let challenge = flow["challenge"]?.stringValue,
@@ -120,7 +120,7 @@ package struct BrowserSignIn: Sendable {
             record["link"] = link.map(JSON.string)
             try await accounts.server.store.putOneTime(
                 key: "code:" + accounts.tokens.digest(appCode), value: String(decoding: JSONWriter.bytes(.object(record)), as: UTF8.self),
-                expiresAt: accounts.objects.clock().millisecondsSince1970 + Self.appCodeLifetime)
+                expiresAt: accounts.objects.clock.now().millisecondsSince1970 + Self.appCodeLifetime)
             return .redirect(Self.appending(redirectURI, [("code", appCode), ("state", appState)]))
         } catch let error as ParseError {
             return .redirect(
@@ -138,7 +138,7 @@ package struct BrowserSignIn: Sendable {
         guard case .string(let verifier)? = body["code_verifier"], Self.isPKCEValue(verifier, length: 43...128) else {
             throw ParseError(.invalidJSON, "code_verifier must be the app's PKCE verifier (43 to 128 characters).")
         }
-        let now = accounts.objects.clock().millisecondsSince1970
+        let now = accounts.objects.clock.now().millisecondsSince1970
         guard let text = try await accounts.server.store.takeOneTime(key: "code:" + accounts.tokens.digest(code), now: now),
             case .object(let record)? = try? JSONParser.parse(Array(text.utf8)), let identity = record["identity"].flatMap(Self.decode),
             let challenge = record["challenge"]?.stringValue
@@ -253,7 +253,7 @@ extension BrowserSignIn {
         let record: JSON = ["user": .string(userId), "provider": .string(name), "challenge": .string(challenge)]
         try await accounts.server.store.putOneTime(
             key: "link:" + accounts.tokens.digest(code), value: String(decoding: JSONWriter.bytes(record), as: UTF8.self),
-            expiresAt: accounts.objects.clock().millisecondsSince1970 + Self.linkCodeLifetime)
+            expiresAt: accounts.objects.clock.now().millisecondsSince1970 + Self.linkCodeLifetime)
         return ["linkCode": .string(code), "expiresIn": .number(Double(Self.linkCodeLifetime / 1000))]
     }
 
@@ -261,7 +261,7 @@ extension BrowserSignIn {
     func takeLinkCode(_ code: String, provider name: String, challenge: String) async throws -> String {
         let invalid = ParseError(.invalidSessionToken, "The link code is invalid, expired or already used. Start the link again from the app.")
         guard Self.isPKCEValue(code, length: 43...43) else { throw invalid }
-        let now = accounts.objects.clock().millisecondsSince1970
+        let now = accounts.objects.clock.now().millisecondsSince1970
         guard let text = try await accounts.server.store.takeOneTime(key: "link:" + accounts.tokens.digest(code), now: now),
             case .object(let record)? = try? JSONParser.parse(Array(text.utf8)), let userId = record["user"]?.stringValue,
             record["provider"]?.stringValue == name, record["challenge"]?.stringValue == challenge

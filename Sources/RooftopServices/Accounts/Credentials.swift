@@ -23,6 +23,11 @@ package protocol SessionTokenSource: Sendable {
     func newSecret() -> String
     /// PKCE's S256 challenge of `verifier`: base64url, unpadded, of its SHA-256 (RFC 7636).
     func pkceChallenge(_ verifier: String) -> String
+    /// A single-use secret for a link a person opens (reset, verification): 32 characters of
+    /// base62 (190 bits), which survive any mail client's line wrapping and URL handling.
+    func newLinkToken() -> String
+    /// The unguessable prefix of a stored file's name: 32 lowercase hex digits (128 bits).
+    func newFilePrefix() -> String
 }
 
 /// Time-based one-time codes (RFC 6238: HMAC-SHA-1, 6 digits, 30-second steps), minted and

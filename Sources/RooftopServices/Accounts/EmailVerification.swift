@@ -46,10 +46,10 @@ package struct EmailVerification: Sendable {
     /// Replaces the user's verification token and mails the new link.
     func issueVerification(for user: StoredObject, acceptLanguage: String?) async throws {
         var write = ObjectWrite()
-        let (operations, token) = try accounts.verificationOperations(now: accounts.objects.clock())
+        let (operations, token) = try accounts.verificationOperations(now: accounts.objects.clock.now())
         write.operations = operations
         try await accounts.server.write([
-            AsServer.update(.user, user.objectId, at: accounts.objects.clock(), write)
+            AsServer.update(.user, user.objectId, at: accounts.objects.clock.now(), write)
         ])
         await accounts.sendVerification(to: user, token: token, acceptLanguage: acceptLanguage)
     }
@@ -69,7 +69,7 @@ package struct EmailVerification: Sendable {
     package func verifyEmail(token: String) async throws -> VerificationOutcome {
         guard let user = try await user(byVerificationToken: token) else { return .invalid }
         if let expires = user.fields[InternalField.emailVerifyTokenExpiresAt.rawValue]?.numberValue,
-            Double(accounts.objects.clock().millisecondsSince1970) >= expires
+            Double(accounts.objects.clock.now().millisecondsSince1970) >= expires
         {
             return .expired
         }
@@ -83,7 +83,7 @@ package struct EmailVerification: Sendable {
             // Consumed by one conditional update: a replayed or racing link finds it gone (101).
             let unverified = Access.master.requiring(.internal(.emailVerifyToken), equals: accounts.tokens.digest(token))
             try await accounts.server.write([
-                AsServer.update(.user, user.objectId, at: accounts.objects.clock(), write, access: unverified, addFields: false)
+                AsServer.update(.user, user.objectId, at: accounts.objects.clock.now(), write, access: unverified, addFields: false)
             ])
         } catch let error as ParseError where error.code == .objectNotFound {
             return .invalid

@@ -13,7 +13,7 @@ struct LoginLockout: Sendable {
     /// Records each lock.
     let audit: AuditLog
     /// Now, for the lock's expiry.
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
 
     /// Parse's message for a locked account (101, HTTP 404).
     func lockedError(_ lockout: AccountsConfiguration.Lockout) -> ParseError {
@@ -27,7 +27,7 @@ struct LoginLockout: Sendable {
     /// bcrypt, and starts (or keeps) the lock; an expired lock starts a fresh count.
     func takeTicket(_ user: StoredObject) async throws {
         guard let lockout = rule else { return }
-        let now = Double(clock().millisecondsSince1970)
+        let now = Double(clock.now().millisecondsSince1970)
         if let until = user.fields[InternalField.lockoutExpiresAt.rawValue]?.numberValue {
             if now < until { throw lockedError(lockout) }
             // The lock is over: a fresh count. (Two attempts racing here both reset; each still
@@ -37,7 +37,7 @@ struct LoginLockout: Sendable {
         var write = ObjectWrite()
         write.operations = [(FieldPath(field: .internal(.failedLoginCount)), .increment(1))]
         let outcome = try await server.write([
-            AsServer.update(.user, user.objectId, at: clock(), write)
+            AsServer.update(.user, user.objectId, at: clock.now(), write)
         ])
         guard case .updated(_, let echo)? = outcome.first, let ticket = echo[InternalField.failedLoginCount.rawValue]?.numberValue else { return }
         if Int(ticket) > lockout.threshold {
@@ -58,7 +58,7 @@ struct LoginLockout: Sendable {
         let current = try await directory.user(user.objectId)
         let count = Int(current?.fields[InternalField.failedLoginCount.rawValue]?.numberValue ?? 0)
         if count >= lockout.threshold, current?.fields[InternalField.lockoutExpiresAt.rawValue] == nil {
-            try await lock(user.objectId, now: Double(clock().millisecondsSince1970), lockout: lockout)
+            try await lock(user.objectId, now: Double(clock.now().millisecondsSince1970), lockout: lockout)
         }
     }
 
@@ -68,7 +68,7 @@ struct LoginLockout: Sendable {
         var write = ObjectWrite()
         write.operations = [(FieldPath(field: .internal(.lockoutExpiresAt)), .set(.number(now + Double(lockout.duration) * 1000)))]
         try await server.write([
-            AsServer.update(.user, userId, at: clock(), write)
+            AsServer.update(.user, userId, at: clock.now(), write)
         ])
     }
 
@@ -77,7 +77,7 @@ struct LoginLockout: Sendable {
         var write = ObjectWrite()
         write.operations = Self.unlockOperations
         try await server.write([
-            AsServer.update(.user, userId, at: clock(), write)
+            AsServer.update(.user, userId, at: clock.now(), write)
         ])
     }
 

@@ -65,15 +65,15 @@ package struct PasswordReset: Sendable {
     /// its link.
     func issuePasswordReset(for user: StoredObject, acceptLanguage: String?, to address: String? = nil) async throws {
         guard let mail = accounts.mail else { return }
-        let token = AccountMail.newLinkToken()
+        let token = accounts.tokens.newLinkToken()
         var write = ObjectWrite()
-        let expires = accounts.objects.clock().millisecondsSince1970 + Int64(accounts.config.resetTokenValidityDuration) * 1000
+        let expires = accounts.objects.clock.now().millisecondsSince1970 + Int64(accounts.config.resetTokenValidityDuration) * 1000
         write.operations = [
             (FieldPath(field: .internal(.resetToken)), .set(.string(accounts.tokens.digest(token)))),
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .set(.number(Double(expires)))),
         ]
         try await accounts.server.write([
-            AsServer.update(.user, user.objectId, at: accounts.objects.clock(), write)
+            AsServer.update(.user, user.objectId, at: accounts.objects.clock.now(), write)
         ])
         await mail.send(
             .passwordReset, to: user, address: address, link: mail.link("request_password_reset", token: token),
@@ -93,7 +93,7 @@ package struct PasswordReset: Sendable {
         let query = QueryNode.field(FieldPath(field: .internal(.resetToken)), .equals(.string(accounts.tokens.digest(token))))
         guard let user = try await accounts.directory.find(.user, query, limit: 1).first,
             let expires = user.fields[InternalField.resetTokenExpiresAt.rawValue]?.numberValue,
-            Double(accounts.objects.clock().millisecondsSince1970) < expires
+            Double(accounts.objects.clock.now().millisecondsSince1970) < expires
         else { return nil }
         return user
     }
@@ -120,12 +120,12 @@ package struct PasswordReset: Sendable {
             (FieldPath(field: .internal(.resetTokenExpiresAt)), .delete),
         ]
         write.operations += try accounts.passwords.operations(
-            hash: try await accounts.passwords.hash(newPassword), replacing: user, now: accounts.objects.clock())
+            hash: try await accounts.passwords.hash(newPassword), replacing: user, now: accounts.objects.clock.now())
         if accounts.config.lockout?.unlockOnPasswordReset == true { write.operations += LoginLockout.unlockOperations }
         // Consumed by one conditional update. The first change after sign-up adds
         // `_password_history` (with `maxPasswordHistory`) and a lockout's fields: the server's own.
         let unspent = Access.master.requiring(.internal(.resetToken), equals: accounts.tokens.digest(token))
-        var group = [AsServer.update(.user, user.objectId, at: accounts.objects.clock(), write, access: unspent)]
+        var group = [AsServer.update(.user, user.objectId, at: accounts.objects.clock.now(), write, access: unspent)]
         if accounts.config.revokeSessionOnPasswordReset {
             group += try await accounts.directory.sessionIds(of: user.objectId).map { AsServer.delete(.session, $0) }
         }

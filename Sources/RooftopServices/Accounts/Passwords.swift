@@ -12,11 +12,11 @@ struct Passwords: Sendable {
     /// The configured context words, then the app's name and id when mail is configured.
     let appWords: [String]
     /// Now, for a password's age.
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
 
     /// Hashing with `hasher` under `config`'s policy; `mail` adds the app's name and id to the
     /// words no password may be.
-    init(hasher: any PasswordHasher, config: AccountsConfiguration, mail: AccountMail?, clock: @escaping @Sendable () -> ParseDate) {
+    init(hasher: any PasswordHasher, config: AccountsConfiguration, mail: AccountMail?, clock: any ServerClock) {
         self.hasher = hasher
         self.policy = config.passwordPolicy
         var words = config.contextWords
@@ -93,7 +93,7 @@ struct Passwords: Sendable {
         guard let days = policy.maxPasswordAge, days > 0,
             let changed = user.fields[InternalField.passwordChangedAt.rawValue]?.numberValue
         else { return }
-        if Double(clock().millisecondsSince1970) > changed + Double(days) * 86_400_000 {
+        if Double(clock.now().millisecondsSince1970) > changed + Double(days) * 86_400_000 {
             throw ParseError(.objectNotFound, "Your password has expired. Please reset your password.")
         }
     }

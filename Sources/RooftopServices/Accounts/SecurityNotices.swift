@@ -27,7 +27,7 @@ package struct SecurityNotices: Sendable {
     func notify(_ notice: SecurityNotice, userId: String) {
         guard let mail = accounts.mail, isEnabled(notice) else { return }
         let client = ClientInfo.current
-        let now = accounts.objects.clock()
+        let now = accounts.objects.clock.now()
         accounts.background.start("security notice") {
             guard let user = try await accounts.directory.user(userId) else { return }
             switch notice {
@@ -84,7 +84,7 @@ package struct SecurityNotices: Sendable {
         let device =
             installationId.map { "installation:" + $0.lowercased() }
             ?? "network:\(client.ip.map(SessionDevices.coarseAddress) ?? "")|agent:\(String((client.userAgent ?? "").prefix(512)))"
-        let now = accounts.objects.clock().millisecondsSince1970
+        let now = accounts.objects.clock.now().millisecondsSince1970
         let store = accounts.server.store
         let deviceKey = "device:" + accounts.tokens.digest(userId + "\n" + device)
         let known = try await store.takeOneTime(key: deviceKey, now: now) != nil
@@ -164,7 +164,7 @@ package struct SecurityNotices: Sendable {
 
     /// Records that `address` was `userId`'s email until now (under a digest of the address).
     func rememberPreviousEmail(_ address: String, of userId: String) async throws {
-        let expires = accounts.objects.clock().millisecondsSince1970 + Self.previousEmailGrace
+        let expires = accounts.objects.clock.now().millisecondsSince1970 + Self.previousEmailGrace
         try await accounts.server.store.putOneTime(
             key: Self.previousEmailKey(address, accounts.tokens), value: "\(expires)\n\(userId)\n\(address)", expiresAt: expires)
     }
@@ -173,7 +173,7 @@ package struct SecurityNotices: Sendable {
     /// there is none. Reading keeps the record (taken and put back with its own expiry).
     func previousOwner(of address: String) async throws -> (user: StoredObject, address: String)? {
         let key = Self.previousEmailKey(address, accounts.tokens)
-        let now = accounts.objects.clock().millisecondsSince1970
+        let now = accounts.objects.clock.now().millisecondsSince1970
         guard let text = try await accounts.server.store.takeOneTime(key: key, now: now) else { return nil }
         let parts = text.split(separator: "\n", maxSplits: 2).map(String.init)
         guard parts.count == 3, let expires = Int64(parts[0]) else { return nil }

@@ -19,12 +19,12 @@ actor SessionCache {
     private var generation = 0
     let ttl: Duration
     let capacity: Int
-    let now: @Sendable () -> ParseDate
+    let clock: any ServerClock
 
-    init(ttl: Duration = .seconds(30), capacity: Int = 10_000, now: @escaping @Sendable () -> ParseDate) {
+    init(ttl: Duration = .seconds(30), capacity: Int = 10_000, clock: any ServerClock) {
         self.ttl = ttl
         self.capacity = capacity
-        self.now = now
+        self.clock = clock
     }
 
     /// The cached entry, or nil and the generation to pass to `put`.
@@ -32,7 +32,7 @@ actor SessionCache {
 
     func get(_ digest: String) -> Entry? {
         guard let entry = entries[digest] else { return nil }
-        let now = now().millisecondsSince1970
+        let now = clock.now().millisecondsSince1970
         // Past its time, or the clock stepped back (it never outlives its TTL either way).
         if entry.until <= now || entry.until - now > ttl.milliseconds {
             entries[digest] = nil
@@ -44,7 +44,7 @@ actor SessionCache {
     func put(_ digest: String, userId: String, sessionId: String, expiresIn: Duration, readAt: Int? = nil) {
         if let readAt, readAt != generation { return }
         if entries.count >= capacity { entries.removeAll() }
-        entries[digest] = Entry(userId: userId, sessionId: sessionId, until: now().millisecondsSince1970 + min(ttl, expiresIn).milliseconds)
+        entries[digest] = Entry(userId: userId, sessionId: sessionId, until: clock.now().millisecondsSince1970 + min(ttl, expiresIn).milliseconds)
     }
 
     func remove(_ digest: String) {

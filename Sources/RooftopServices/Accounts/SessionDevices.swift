@@ -11,12 +11,12 @@ package struct SessionDevices: Sendable {
     /// Where `lastUsedAt` is written, after the answer.
     let background: BackgroundWork
     /// Now, for `lastUsedAt`.
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
     /// When this node last wrote each session's `lastUsedAt`.
     let sessionUse = SessionUse()
 
     /// Devices read and touched through `server`, `lastUsedAt` written in `background`.
-    init(server: AsServer, background: BackgroundWork, clock: @escaping @Sendable () -> ParseDate) {
+    init(server: AsServer, background: BackgroundWork, clock: any ServerClock) {
         self.server = server
         self.background = background
         self.clock = clock
@@ -62,7 +62,7 @@ package struct SessionDevices: Sendable {
     /// Records that `sessionId` was used now; rewrites its `lastUsedAt` in the background when
     /// this node last did so (or saw it made) more than `lastUseInterval` ago.
     func touch(_ sessionId: String) {
-        let now = clock()
+        let now = clock.now()
         guard sessionUse.claim(sessionId, now: now.millisecondsSince1970, every: Self.lastUseInterval) else { return }
         let server = server
         background.start("session last use") {

@@ -60,7 +60,7 @@ package struct SessionManagement: Sendable {
         try Self.refuseServerFields(write, creating: false)
         write.objectId = nil
         let outcome = try await accounts.server.write([
-            AsServer.update(.session, sessionId, at: accounts.objects.clock(), write)
+            AsServer.update(.session, sessionId, at: accounts.objects.clock.now(), write)
         ])
         guard let first = outcome.first else { throw ParseError.internalError }
         return try Objects.response(to: first)
@@ -95,7 +95,7 @@ package struct SessionManagement: Sendable {
         try Self.refuseServerFields(custom, creating: true)
         let token = accounts.tokens.newToken()
         let installation = body["installationId"]?.stringValue ?? installationId
-        let now = accounts.objects.clock()
+        let now = accounts.objects.clock.now()
         guard
             case .insert(_, let id, let at, var write, let grant) = try accounts.sessions.insert(
                 userId: userId, token: token, action: "create", installationId: installation, at: now,

@@ -83,7 +83,7 @@ package struct SignUp: Sendable {
         write.operations += try Accounts.nameOperations(username: username, email: email)
         if let password {
             write.operations += try accounts.passwords.operations(
-                hash: try await accounts.passwords.hash(password), replacing: nil, now: accounts.objects.clock())
+                hash: try await accounts.passwords.hash(password), replacing: nil, now: accounts.objects.clock.now())
         }
         if !identities.isEmpty {
             var authData: [String: JSON] = [:]
@@ -97,7 +97,7 @@ package struct SignUp: Sendable {
         write.acl =
             write.acl.map { Accounts.keepingOwner($0, userId) }
             ?? ACL(readers: accounts.config.enforcePrivateUsers ? [userId] : [userId, "*"], writers: [userId])
-        let now = accounts.objects.clock()
+        let now = accounts.objects.clock.now()
         var verifyToken: String?
         if email != nil, accounts.verifiesEmail(identities: identities.map(\.provider)) {
             let (operations, token) = try accounts.verificationOperations(now: now)

@@ -56,7 +56,7 @@ package struct UserChanges: Sendable {
         write.operations += try Accounts.nameOperations(username: username, email: email)
         var operations: [WriteOperation] = []
         var newToken: String?
-        let now = accounts.objects.clock()
+        let now = accounts.objects.clock.now()
         // The stored user, read once, when a password or email change needs it.
         var current: StoredObject?
         if password != nil || email != nil {

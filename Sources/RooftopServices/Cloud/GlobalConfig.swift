@@ -51,7 +51,7 @@ package struct GlobalConfig: Sendable {
         let write = try ObjectWrite(body: changes, isCreate: false)
         _ = try await objects.commit([
             .update(
-                className: Self.className, objectId: Self.objectId, at: objects.clock(), write: write, access: .master,
+                className: Self.className, objectId: Self.objectId, at: objects.clock.now(), write: write, access: .master,
                 grant: SchemaGrant(createClass: true, addFields: true))
         ])
         invalidate()
@@ -112,7 +112,7 @@ package struct GlobalConfig: Sendable {
         do {
             _ = try await objects.commit([
                 .insert(
-                    className: Self.className, objectId: Self.objectId, at: objects.clock(), write: write,
+                    className: Self.className, objectId: Self.objectId, at: objects.clock.now(), write: write,
                     grant: SchemaGrant(createClass: true, addFields: true))
             ])
         } catch let error as ParseError where error.code == .duplicateValue {

@@ -153,11 +153,11 @@ package final class JobRunner: Service, Sendable {
         switch change {
         case .insert(let id, let fields):
             let write = try ObjectWrite(body: fields.merging(["ACL": [:]]) { $1 }, isCreate: true)
-            _ = try await objects.store.write([.insert(className: className, objectId: id, at: objects.clock(), write: write, grant: grant)])
+            _ = try await objects.store.write([.insert(className: className, objectId: id, at: objects.clock.now(), write: write, grant: grant)])
         case .update(let id, let fields):
             let write = try ObjectWrite(body: fields, isCreate: false)
             _ = try await objects.store.write([
-                .update(className: className, objectId: id, at: objects.clock(), write: write, access: .master, grant: grant)
+                .update(className: className, objectId: id, at: objects.clock.now(), write: write, access: .master, grant: grant)
             ])
         }
     }

@@ -259,12 +259,12 @@ extension WebhookRegistry {
         if !ids.isEmpty {
             let write = try ObjectWrite(body: ["url": .string(hook.url)], isCreate: false)
             _ = try await objects.store.write(
-                ids.map { .update(className: .hooks, objectId: $0, at: objects.clock(), write: write, access: .master, grant: grant) })
+                ids.map { .update(className: .hooks, objectId: $0, at: objects.clock.now(), write: write, access: .master, grant: grant) })
         } else {
             fields["ACL"] = [:]
             let write = try ObjectWrite(body: fields, isCreate: true)
             _ = try await objects.store.write([
-                .insert(className: .hooks, objectId: ObjectId.generate(length: 10), at: objects.clock(), write: write, grant: grant)
+                .insert(className: .hooks, objectId: ObjectId.generate(length: 10), at: objects.clock.now(), write: write, grant: grant)
             ])
         }
         await changed()

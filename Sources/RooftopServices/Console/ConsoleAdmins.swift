@@ -35,7 +35,7 @@ package struct ConsoleAdmins: Sendable {
     /// Mints TOTP secrets and checks codes.
     let codes: any OneTimeCodes
     let policy: PasswordPolicy
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
     let lockoutThreshold: Int
     let lockoutDuration: Int
 
@@ -44,7 +44,7 @@ package struct ConsoleAdmins: Sendable {
     /// Creates the admin store.
     package init(
         store: any ConsoleRecordStore, hasher: any PasswordHasher, codes: any OneTimeCodes, policy: PasswordPolicy,
-        clock: @escaping @Sendable () -> ParseDate,
+        clock: any ServerClock,
         lockoutThreshold: Int = 5, lockoutDuration: Int = 900
     ) {
         self.store = store
@@ -75,7 +75,7 @@ package struct ConsoleAdmins: Sendable {
         if let problem = policy.problem(password, username: name) { throw Refusal(description: problem.error.message) }
         let secret = totp ? codes.newSecret() : nil
         let admin = ConsoleAdmin(
-            hash: try await hasher.hash(password), role: role, totp: secret.map(Base32.encode), createdAt: clock().millisecondsSince1970)
+            hash: try await hasher.hash(password), role: role, totp: secret.map(Base32.encode), createdAt: clock.now().millisecondsSince1970)
         guard try await store.insertConsoleRecord(ConsoleRecord(kind: Self.kind, key: name, owner: name, value: try Self.encode(admin))) else {
             throw Refusal(description: "an admin named \(name) already exists")
         }
@@ -132,7 +132,7 @@ package struct ConsoleAdmins: Sendable {
     /// Checks a sign-in: the password (bcrypt's work is done for unknown names too), the lock,
     /// and the TOTP code, which is good once. Each failure counts towards the lock.
     package func signIn(name: String, password: String, code: String?) async throws -> Result<ConsoleAdmin, SignInFailure> {
-        let nowMs = clock().millisecondsSince1970
+        let nowMs = clock.now().millisecondsSince1970
         guard Self.isValidName(name), !password.contains("\u{0}"), let record = try await store.consoleRecord(kind: Self.kind, key: name),
             var admin = try? Self.decode(record.value)
         else {

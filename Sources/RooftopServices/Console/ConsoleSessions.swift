@@ -20,7 +20,7 @@ package struct ConsoleSessions: Sendable {
     let tokens: any SessionTokenSource
     /// Signs the sign-in form's tokens, with a key every node derives from the same secret.
     let formKey: any KeyedMAC
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
     let idleTimeout: Int64
     let absoluteTimeout: Int64
 
@@ -31,7 +31,7 @@ package struct ConsoleSessions: Sendable {
 
     /// Creates the session store; timeouts in seconds; `formKey` signs sign-in form tokens.
     package init(
-        store: any ConsoleRecordStore, tokens: any SessionTokenSource, formKey: any KeyedMAC, clock: @escaping @Sendable () -> ParseDate,
+        store: any ConsoleRecordStore, tokens: any SessionTokenSource, formKey: any KeyedMAC, clock: any ServerClock,
         idleTimeout: Int, absoluteTimeout: Int
     ) {
         self.store = store
@@ -45,7 +45,7 @@ package struct ConsoleSessions: Sendable {
     /// A new session for `admin`: its token (for the cookie only) and its record.
     package func open(for admin: String) async throws -> (token: String, session: ConsoleSession) {
         let token = tokens.newSecret()
-        let now = clock().millisecondsSince1970
+        let now = clock.now().millisecondsSince1970
         let session = ConsoleSession(csrf: tokens.newSecret(), createdAt: now, lastSeen: now)
         let record = ConsoleRecord(
             kind: Self.kind, key: tokens.digest(token), owner: admin, value: try Self.encode(session), expiresAt: expiry(session))
@@ -61,7 +61,7 @@ package struct ConsoleSessions: Sendable {
         guard let record = try await store.consoleRecord(kind: Self.kind, key: key), var session = try? Self.decode(record.value) else {
             return nil
         }
-        let now = clock().millisecondsSince1970
+        let now = clock.now().millisecondsSince1970
         guard now - session.lastSeen < idleTimeout, now - session.createdAt < absoluteTimeout else {
             _ = try await store.deleteConsoleRecord(kind: Self.kind, key: key)
             return nil
@@ -88,7 +88,7 @@ package struct ConsoleSessions: Sendable {
     /// browser's cookie by a sibling site must still be one of ours, recent, and the same as the
     /// form's; the console also refuses POSTs from other origins (`ConsoleResponder`).
     package func newSignInToken() -> String {
-        let expires = clock().millisecondsSince1970 / 1000 + Self.signInFormLifetime
+        let expires = clock.now().millisecondsSince1970 / 1000 + Self.signInFormLifetime
         let nonce = tokens.newSecret()
         return "\(expires).\(nonce).\(MACHex.text(formKey.mac(Self.signInMessage(expires, nonce))))"
     }
@@ -98,7 +98,7 @@ package struct ConsoleSessions: Sendable {
     package func isSignInToken(_ token: String) -> Bool {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].utf8.count <= 12, parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) }), let expires = Int64(parts[0]),
-            expires > clock().millisecondsSince1970 / 1000, !parts[1].isEmpty, parts[1].utf8.count <= 128, let mac = MACHex.bytes(parts[2])
+            expires > clock.now().millisecondsSince1970 / 1000, !parts[1].isEmpty, parts[1].utf8.count <= 128, let mac = MACHex.bytes(parts[2])
         else { return false }
         return formKey.isValid(mac, for: Self.signInMessage(expires, String(parts[1])))
     }

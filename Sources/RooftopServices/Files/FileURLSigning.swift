@@ -11,10 +11,10 @@ package struct FileURLSigning: Sendable {
     let key: any KeyedMAC
     /// How long a signed URL works, in seconds.
     package let lifetime: Int64
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
 
     /// Signing with `key`, URLs valid for `lifetime` seconds from `clock`'s now.
-    package init(key: any KeyedMAC, lifetime: Int64, clock: @escaping @Sendable () -> ParseDate) {
+    package init(key: any KeyedMAC, lifetime: Int64, clock: any ServerClock) {
         self.key = key
         self.lifetime = lifetime
         self.clock = clock
@@ -22,7 +22,7 @@ package struct FileURLSigning: Sendable {
 
     /// The query string that signs `name`'s URL until now + `lifetime`: `expires=…&signature=…`.
     package func query(for name: String) -> String {
-        let expires = clock().millisecondsSince1970 / 1000 + lifetime
+        let expires = clock.now().millisecondsSince1970 / 1000 + lifetime
         return "expires=\(expires)&signature=\(MACHex.text(key.mac(Self.message(name, expires))))"
     }
 
@@ -32,7 +32,7 @@ package struct FileURLSigning: Sendable {
     /// percent-encoded, base64) is refused rather than normalized.
     package func isValid(query: String?, for name: String) -> Bool {
         guard let query, let (expires, signature) = Self.parameters(query) else { return false }
-        guard expires > clock().millisecondsSince1970 / 1000, let mac = MACHex.bytes(Substring(signature)) else { return false }
+        guard expires > clock.now().millisecondsSince1970 / 1000, let mac = MACHex.bytes(Substring(signature)) else { return false }
         return key.isValid(mac, for: Self.message(name, expires))
     }
 

@@ -7,7 +7,9 @@ package struct Files: Sendable {
     /// Where files are kept; `nil` when this server stores none (every file route is 130).
     package let store: (any FileStore)?
     package let config: FilesConfiguration
-    let clock: @Sendable () -> ParseDate
+    let clock: any ServerClock
+    /// Mints the unguessable prefix of each stored file's name.
+    let tokens: any SessionTokenSource
     /// Whether a user has only `authData.anonymous` (for `enableForAnonymousUser`).
     let isAnonymousUser: @Sendable (String) async throws -> Bool
     /// The files a user's own object refers to (for `deleteUserFiles`).
@@ -19,7 +21,7 @@ package struct Files: Sendable {
 
     /// The use cases over `store` with `config`.
     package init(
-        store: (any FileStore)?, config: FilesConfiguration, clock: @escaping @Sendable () -> ParseDate,
+        store: (any FileStore)?, config: FilesConfiguration, clock: any ServerClock, tokens: any SessionTokenSource,
         isAnonymousUser: @escaping @Sendable (String) async throws -> Bool = { _ in false },
         userFileNames: @escaping @Sendable (String) async throws -> Set<String> = { _ in [] },
         referencedNames: @escaping @Sendable () async throws -> Set<String> = { [] }, signing: FileURLSigning? = nil
@@ -28,6 +30,7 @@ package struct Files: Sendable {
         self.store = store
         self.config = config
         self.clock = clock
+        self.tokens = tokens
         self.isAnonymousUser = isAnonymousUser
         self.userFileNames = userFileNames
         self.referencedNames = referencedNames
@@ -70,7 +73,7 @@ package struct Files: Sendable {
         {
             name += "." + ext
         }
-        return Upload(storedName: Self.randomPrefix() + "_" + name, declaredType: declared)
+        return Upload(storedName: tokens.newFilePrefix() + "_" + name, declaredType: declared)
     }
 
     /// Stores an admitted upload's body; refuses an empty one, and stops at the size limit.
@@ -81,7 +84,7 @@ package struct Files: Sendable {
         let type = FileTypes.storedType(declared: upload.declaredType, name: upload.storedName, head: head)
         do {
             return try await store.write(
-                upload.storedName, contentType: type, createdAt: clock(), maxSize: Int64(config.maxUploadSize), from: body.prefixed(by: head))
+                upload.storedName, contentType: type, createdAt: clock.now(), maxSize: Int64(config.maxUploadSize), from: body.prefixed(by: head))
         } catch FileStoreError.tooLarge {
             throw FileTooLargeError(limit: config.maxUploadSize)
         } catch FileStoreError.invalidName {
@@ -162,13 +165,6 @@ package struct Files: Sendable {
             guard let regex = try? Regex(pattern) else { return false }
             return (try? regex.firstMatch(in: ext)) != nil
         }
-    }
-
-    /// 32 random lowercase hexadecimal characters (128 bits from the system's secure generator).
-    static func randomPrefix() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef")
-        return String((0..<32).map { _ in digits[Int.random(in: 0..<16, using: &generator)] })
     }
 }
 
