@@ -39,6 +39,26 @@ extension ConfigKey {
             }, show: { .number(Double($0[keyPath: field])) })
     }
 
+    /// An integer in `range` (`must be between 1 and 999 minutes`).
+    static func int(
+        _ name: String, _ field: any WritableKeyPath<ServerConfiguration, Int> & Sendable, _ description: String, in range: ClosedRange<Int>,
+        unit: String = ""
+    ) -> ConfigKey {
+        ConfigKey(
+            name, .integer, description, apply: { configuration, value in configuration[keyPath: field] = try value.int(in: range, unit: unit) },
+            show: { .number(Double($0[keyPath: field])) })
+    }
+
+    /// An integer in `range`, unset until given.
+    static func optionalInt(
+        _ name: String, _ field: any WritableKeyPath<ServerConfiguration, Int?> & Sendable, _ description: String, in range: ClosedRange<Int>,
+        unit: String = ""
+    ) -> ConfigKey {
+        ConfigKey(
+            name, .integer, description, apply: { configuration, value in configuration[keyPath: field] = try value.int(in: range, unit: unit) },
+            show: { $0[keyPath: field].map { .number(Double($0)) } ?? .null })
+    }
+
     static func bool(_ name: String, _ field: any WritableKeyPath<ServerConfiguration, Bool> & Sendable, _ description: String) -> ConfigKey {
         ConfigKey(
             name, .boolean, description, apply: { configuration, value in configuration[keyPath: field] = try value.bool() },

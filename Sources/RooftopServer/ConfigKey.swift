@@ -37,10 +37,17 @@ package struct ConfigKey: Sendable {
     let apply: @Sendable (inout ServerConfiguration, ConfigValue) throws -> Void
     /// The value in force, as `config print` shows it before redaction.
     let show: @Sendable (ServerConfiguration) -> JSON
+    /// A nested object's members (`mail.host`, …), each a key of its own with its own variables
+    /// and row in the reference; empty for a plain key.
+    package let members: [ConfigKey]
+    /// Rules across members (`mail.host` with the smtp transport), run once a layer has set all
+    /// of its members, so one member's variable never fails for lack of the next one's.
+    let check: (@Sendable (inout ServerConfiguration, ConfigValue) throws -> Void)?
 
     init(
         _ name: String, _ kind: Kind, _ description: String, aliases: [String] = [], redaction: Redaction = .none, flag: String? = nil,
-        defaultNote: String? = nil, apply: @escaping @Sendable (inout ServerConfiguration, ConfigValue) throws -> Void,
+        defaultNote: String? = nil, members: [ConfigKey] = [], check: (@Sendable (inout ServerConfiguration, ConfigValue) throws -> Void)? = nil,
+        apply: @escaping @Sendable (inout ServerConfiguration, ConfigValue) throws -> Void,
         show: @escaping @Sendable (ServerConfiguration) -> JSON
     ) {
         self.name = name
@@ -52,19 +59,28 @@ package struct ConfigKey: Sendable {
         self.defaultNote = defaultNote
         self.apply = apply
         self.show = show
+        self.members = members
+        self.check = check
     }
+
+    /// The name inside its object: `host` for `mail.host`; a plain key's whole name.
+    package var memberName: String { name.split(separator: ".").last.map(String.init) ?? name }
 
     /// The name and its aliases.
     package var names: [String] { [name] + aliases }
 
     /// `ROOFTOP_<UPPER_SNAKE>` and `PARSE_SERVER_<UPPER_SNAKE>` of each name, weakest first: a
-    /// later variable wins over an earlier one.
+    /// later variable wins over an earlier one. A member's is its object's and its own
+    /// (`mail.caFile` → `MAIL_CA_FILE`).
     package var environmentNames: [String] {
-        ["PARSE_SERVER_", "ROOFTOP_"].flatMap { prefix in names.map { prefix + Self.upperSnake($0) } }
+        let snaked = names.map { $0.split(separator: ".").map { Self.upperSnake(String($0)) }.joined(separator: "_") }
+        return ["PARSE_SERVER_", "ROOFTOP_"].flatMap { prefix in snaked.map { prefix + $0 } }
     }
 
-    /// The value `config print` shows: secrets in use become `<redacted>`.
+    /// The value `config print` shows: secrets in use become `<redacted>`, in an object member
+    /// by member.
     package func printed(_ configuration: ServerConfiguration) -> JSON {
+        if !members.isEmpty { return .object(Dictionary(uniqueKeysWithValues: members.map { ($0.memberName, $0.printed(configuration)) })) }
         let value = show(configuration)
         switch redaction {
         case .none: return value

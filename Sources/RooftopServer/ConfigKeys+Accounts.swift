@@ -38,20 +38,16 @@ extension ServerConfiguration {
             "seconds of inactivity (not updated, no session opened) after which never-converted anonymous users are deleted with "
                 + "their sessions, by the hourly cleanup; their objects stay; `0` is off",
             valid: { $0 >= 0 }, problem: "must be 0 (off) or a number of seconds"),
-        ConfigKey(
-            "passwordPolicy", .object,
-            "`minLength` (1–256), `maxLength` (64–4096 characters; passwords over bcrypt's 72 bytes are pre-hashed, never cut), "
-                + "`validatorPattern` + `validationError`, `doNotAllowUsername`, `refuseCommonPasswords` (the 10,000 most common "
-                + "passwords), `maxPasswordHistory` (0–20), `maxPasswordAge` (days), `resetTokenValidityDuration` (seconds, 60–86400), "
-                + "`resetPasswordSuccessOnInvalidEmail`; other Parse keys (`validatorCallback`, `resetTokenReuseIfValid`) are "
-                + "refused at start-up; see [security.md](security.md)",
-            apply: { configuration, value in try configuration.applyPasswordPolicy(value) },
-            show: { $0.passwordPolicyJSON }),
-        ConfigKey(
-            "accountLockout", .object,
-            "`{\"threshold\":5,\"duration\":15,\"unlockOnPasswordReset\":true}`: `threshold` failed logins (1–999) lock the account for "
-                + "`duration` minutes (1–99999); see [security.md](security.md)",
-            defaultNote: "off", apply: { configuration, value in try configuration.applyLockout(value) }, show: { $0.lockoutJSON }),
+        .subTable(
+            "passwordPolicy",
+            "what a new password must be; other Parse keys (`validatorCallback`, `resetTokenReuseIfValid`) are refused at "
+                + "start-up; see [security.md](security.md)",
+            members: passwordPolicyMembers, unknown: .unsupported, check: checkPasswordPolicy),
+        .subTable(
+            "accountLockout",
+            "`{\"threshold\":5,\"duration\":15,\"unlockOnPasswordReset\":true}`: `threshold` failed logins lock the account for "
+                + "`duration` minutes; both are needed; see [security.md](security.md)",
+            defaultNote: "off", members: lockoutMembers, check: checkLockout),
         .int(
             "maxSessionsPerUser", \.accounts.maxSessionsPerUser,
             "live sessions one user may hold; a login past it ends the user's oldest session (dropped from every node's cache); "
@@ -90,18 +86,12 @@ extension ServerConfiguration {
         .bool(
             "emailVerifySuccessOnInvalidEmail", \.accounts.emailVerifySuccessOnInvalidEmail,
             "`/verificationEmailRequest` answers `{}` for unknown and verified addresses too"),
-        ConfigKey(
-            "securityNotifications", .object,
-            "mail to the user when the password or email changes (both addresses), a device new to the account signs in, or a "
-                + "sign-in method is linked or unlinked: `{\"passwordChanged\":true,\"emailChanged\":true,\"newDevice\":true,"
-                + "\"providerLinked\":true,\"providerUnlinked\":true,\"maxPerUserPerHour\":10}`, or `false` for none; sent only when "
-                + "mail is configured; see [email.md](email.md#security-notices)",
-            apply: { configuration, value in try configuration.applySecurityNotifications(value) }, show: { $0.securityNotificationsJSON }),
-        ConfigKey(
-            "mail", .object,
-            "how mail leaves: `transport` (`outbox`: files in `<dataDir>/outbox`; `smtp`), `from`, `host`, `port` (587, or 465 with "
-                + "`tls`), `security` (`starttls`, `tls`, `none`), `username`, `password` (hidden by `config print`), `timeout` (seconds), "
-                + "`caFile`, `templatesDir` (your own mail templates and hosted pages), `defaultLocale` — see [email.md](email.md)",
-            apply: { configuration, value in try configuration.mail.apply(value) }, show: { $0.mail.redacted }),
+        .subTable(
+            "securityNotifications",
+            "mail to the user when the password or email changes, a device new to the account signs in, or a sign-in method is "
+                + "linked or unlinked; `false` for none, `true` for all; sent only when mail is configured; see "
+                + "[email.md](email.md#security-notices)",
+            members: securityNotificationMembers, whole: applySecurityNotificationsSwitch),
+        .subTable("mail", "how mail leaves; see [email.md](email.md)", members: mailMembers, check: checkMail),
     ]
 }

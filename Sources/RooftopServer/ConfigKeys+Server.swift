@@ -191,17 +191,13 @@ extension ServerConfiguration {
             defaultNote: "`public`",
             apply: { configuration, value in configuration.serviceSettings.defaultACL = try Self.parseDefaultACL(value) },
             show: { .object($0.serviceSettings.defaultACL.mapValues { .string($0.rawValue) }) }),
-        ConfigKey(
-            "requestComplexity", .object,
-            "limits on request complexity (Parse Server 9's option, with Rooftop's query limits added; see below); a request over any "
-                + "limit is refused with a Parse error (107 for batches, 102 for queries)",
-            defaultNote: "see below", apply: { configuration, value in try configuration.applyComplexity(value) },
-            show: { $0.complexityJSON }),
-        ConfigKey(
-            "console", .object,
-            "the admin console ([console.md](console.md)): `enabled`, `path`, `allowedAddresses`, `idleTimeout`, `absoluteTimeout`, "
-                + "`loginAttemptsPerMinute`, `lockoutThreshold`, `lockoutDuration`",
-            defaultNote: "on at `/console`; no admin exists until `rooftop admin create`",
-            apply: { configuration, value in try configuration.applyConsole(value) }, show: { $0.consoleJSON }),
+        .subTable(
+            "requestComplexity",
+            "limits on request complexity (Parse Server 9's option, with Rooftop's query limits added); a request over any limit is "
+                + "refused with a Parse error (107 for batches, 102 for queries)",
+            members: complexityMembers),
+        .subTable(
+            "console", "the admin console ([console.md](console.md))",
+            defaultNote: "on at `/console`; no admin exists until `rooftop admin create`", members: consoleMembers),
     ]
 }

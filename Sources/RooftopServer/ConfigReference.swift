@@ -10,17 +10,14 @@ package enum ConfigReference {
     package static func markdown() -> String {
         let defaults = ServerConfiguration()
         var lines = [begin, "", "| key | environment | default | meaning |", "|---|---|---|---|"]
-        for key in ServerConfiguration.definitions {
+        // An object's members follow it, each a row of its own.
+        for key in ServerConfiguration.definitions.flatMap({ [$0] + $0.members }) {
             var name = "`\(key.name)`"
             if !key.aliases.isEmpty { name += " (or " + key.aliases.map { "`\($0)`" }.joined(separator: ", ") + ")" }
             let variables = key.environmentNames.filter { $0.hasPrefix("ROOFTOP_") }.map { "`\($0)`" }.joined(separator: ", ")
             var meaning = key.kind.rawValue + (key.secret ? ", secret" : "") + ": " + key.description
             if let flag = key.flag { meaning += " (flag `\(flag)`)" }
             lines.append("| \(name) | \(variables) | \(defaultText(key, defaults)) | \(cell(meaning)) |")
-        }
-        lines += ["", "`requestComplexity`:", "", "| key | default | meaning |", "|---|---|---|"]
-        for limit in ServerConfiguration.complexityLimits {
-            lines.append("| `\(limit.key)` | `\(defaults[keyPath: limit.field])` | \(cell(limit.description)) |")
         }
         lines += ["", end]
         return lines.joined(separator: "\n")

@@ -44,10 +44,7 @@ package struct ConfigOptions: ParsableArguments {
         let dir = dataDir ?? env["dataDir"]?.stringValue ?? configuration.dataDir
         let file = config ?? dir + "/rooftop.json"
         if let values = try ConfigFile.read(file, required: config != nil) { try configuration.apply(values, source: file) }
-        // Each variable is its own source, so an error names the variable to fix.
-        for (variable, values) in ServerConfiguration.environmentEntries(environment) {
-            try configuration.apply(values, source: variable)
-        }
+        try configuration.applyEnvironment(environment)
         var flags: [String: JSON] = ["dataDir": .string(dir)]
         if let host { flags["host"] = .string(host) }
         if let port { flags["port"] = .number(Double(port)) }

@@ -18,57 +18,50 @@ package struct MailSettings: Sendable {
     package var caFile: String?
     package var templatesDir: String?
     package var defaultLocale = "en"
-
-    static let keys = ["transport", "from", "host", "port", "security", "username", "password", "timeout", "caFile", "templatesDir", "defaultLocale"]
-
-    /// Reads `{"transport":"smtp","host":…}` (an object, or its JSON text from the environment).
-    mutating func apply(_ value: ConfigValue) throws {
-        for (key, json) in try value.object() {
-            let item = value.member(key, json)
-            func positive() throws -> Int {
-                let n = try item.int()
-                try item.require(n > 0, "must be a positive integer")
-                return n
-            }
-            switch key {
-            case "transport":
-                transport = try item.string()
-                try item.require(["outbox", "smtp"].contains(transport), "must be outbox or smtp")
-            case "from": from = try item.string()
-            case "host": host = try item.string()
-            case "port": port = try positive()
-            case "security":
-                let parsed = SMTPClient.Security(rawValue: try item.string())
-                try item.require(parsed != nil, "must be none, starttls or tls")
-                security = parsed ?? security
-            case "username": username = try item.string()
-            case "password": password = try item.string()
-            case "timeout": timeout = try positive()
-            case "caFile": caFile = try item.string()
-            case "templatesDir": templatesDir = try item.string()
-            case "defaultLocale": defaultLocale = try item.string().lowercased()
-            default: throw value.unknownMember(key, known: Self.keys)
-            }
-        }
-        if transport == "smtp" && host == nil { throw value.member("host", .null).error("is required with the smtp transport") }
-    }
-
-    /// The redacted form for `config print`.
-    var redacted: JSON {
-        var out: [String: JSON] = [
-            "transport": .string(transport), "security": .string(security.rawValue), "timeout": .number(Double(timeout)),
-            "defaultLocale": .string(defaultLocale),
-        ]
-        for (key, value) in [("from", from), ("host", host), ("username", username), ("caFile", caFile), ("templatesDir", templatesDir)] {
-            if let value { out[key] = .string(value) }
-        }
-        if let port { out["port"] = .number(Double(port)) }
-        if password != nil { out["password"] = "<redacted>" }
-        return .object(out)
-    }
 }
 
 extension ServerConfiguration {
+    /// `mail`'s members.
+    static let mailMembers: [ConfigKey] = [
+        .string(
+            "mail.transport", \.mail.transport, "`outbox` (files in `<dataDir>/outbox`) or `smtp`",
+            valid: { ["outbox", "smtp"].contains($0) }, problem: "must be outbox or smtp"),
+        .optionalString("mail.from", \.mail.from, "the sender (`Notes <hi@example.com>`)"),
+        .optionalString("mail.host", \.mail.host, "the SMTP server; required with the smtp transport"),
+        ConfigKey(
+            "mail.port", .integer, "the SMTP port (587, or 465 with `tls`)", defaultNote: "587, or 465 with `tls`",
+            apply: { configuration, value in
+                let port = try value.int()
+                try value.require(port > 0, "must be a positive integer")
+                configuration.mail.port = port
+            }, show: { $0.mail.port.map { .number(Double($0)) } ?? .null }),
+        ConfigKey(
+            "mail.security", .string, "`starttls`, `tls` or `none`",
+            apply: { configuration, value in
+                let parsed = SMTPClient.Security(rawValue: try value.string())
+                try value.require(parsed != nil, "must be none, starttls or tls")
+                configuration.mail.security = parsed ?? configuration.mail.security
+            }, show: { .string($0.mail.security.rawValue) }),
+        .optionalString("mail.username", \.mail.username, "the SMTP user"),
+        .optionalString("mail.password", \.mail.password, "the SMTP password", secret: true),
+        .int("mail.timeout", \.mail.timeout, "seconds an SMTP exchange may take", valid: { $0 > 0 }, problem: "must be a positive integer"),
+        .optionalString("mail.caFile", \.mail.caFile, "a PEM file of CA certificates trusted for the SMTP server besides the system's"),
+        .optionalString(
+            "mail.templatesDir", \.mail.templatesDir, "your own mail templates and hosted pages (see [email.md](email.md))",
+            defaultNote: "unset: the built-in ones"),
+        ConfigKey(
+            "mail.defaultLocale", .string, "the language of mail and pages when the user's is unknown",
+            apply: { configuration, value in configuration.mail.defaultLocale = try value.string().lowercased() },
+            show: { .string($0.mail.defaultLocale) }),
+    ]
+
+    /// The smtp transport needs a host to send to.
+    static func checkMail(_ configuration: inout ServerConfiguration, _ value: ConfigValue) throws {
+        if configuration.mail.transport == "smtp" && configuration.mail.host == nil {
+            throw value.member("host", .null).error("is required with the smtp transport")
+        }
+    }
+
     /// The link base: `publicServerURL`, else (development only) this server's own address.
     var effectivePublicServerURL: String? {
         if let publicServerURL { return publicServerURL }

@@ -2,42 +2,24 @@ import RooftopCore
 import RooftopServices
 
 extension ServerConfiguration {
-    /// The members of `securityNotifications`.
-    static let securityNotificationKeys = [
-        "passwordChanged", "emailChanged", "newDevice", "providerLinked", "providerUnlinked", "maxPerUserPerHour",
+    /// `securityNotifications`' members: each notice, and how many a user may get.
+    static let securityNotificationMembers: [ConfigKey] = [
+        .bool("securityNotifications.passwordChanged", \.accounts.securityNotifications.passwordChanged, "the password changed"),
+        .bool(
+            "securityNotifications.emailChanged", \.accounts.securityNotifications.emailChanged,
+            "the email changed (a notice to both addresses)"),
+        .bool("securityNotifications.newDevice", \.accounts.securityNotifications.newDevice, "a device new to the account signed in"),
+        .bool("securityNotifications.providerLinked", \.accounts.securityNotifications.providerLinked, "a sign-in method was linked"),
+        .bool("securityNotifications.providerUnlinked", \.accounts.securityNotifications.providerUnlinked, "a sign-in method was unlinked"),
+        .int(
+            "securityNotifications.maxPerUserPerHour", \.accounts.securityNotifications.maxPerUserPerHour,
+            "notices one user is sent per hour by one node at most (1–100); the rest are dropped and logged", in: 1...100),
     ]
 
-    /// `securityNotifications`: `false` turns every notice off, `true` on; an object sets each
-    /// one (`passwordChanged`, `emailChanged`, `newDevice`, `providerLinked`, `providerUnlinked`)
-    /// and `maxPerUserPerHour` (1–100); members not given keep their defaults.
-    mutating func applySecurityNotifications(_ value: ConfigValue) throws {
-        if let on = try? value.bool() {
-            accounts.securityNotifications = on ? SecurityNotificationSettings() : .off
-            return
-        }
-        var settings = accounts.securityNotifications
-        for (key, json) in try value.object() {
-            let item = value.member(key, json)
-            switch key {
-            case "passwordChanged": settings.passwordChanged = try item.bool()
-            case "emailChanged": settings.emailChanged = try item.bool()
-            case "newDevice": settings.newDevice = try item.bool()
-            case "providerLinked": settings.providerLinked = try item.bool()
-            case "providerUnlinked": settings.providerUnlinked = try item.bool()
-            case "maxPerUserPerHour": settings.maxPerUserPerHour = try item.int(in: 1...100)
-            default: throw value.unknownMember(key, known: Self.securityNotificationKeys)
-            }
-        }
-        accounts.securityNotifications = settings
-    }
-
-    /// The settings as `config print` shows them.
-    var securityNotificationsJSON: JSON {
-        let settings = accounts.securityNotifications
-        return [
-            "passwordChanged": .bool(settings.passwordChanged), "emailChanged": .bool(settings.emailChanged),
-            "newDevice": .bool(settings.newDevice), "providerLinked": .bool(settings.providerLinked),
-            "providerUnlinked": .bool(settings.providerUnlinked), "maxPerUserPerHour": .number(Double(settings.maxPerUserPerHour)),
-        ]
+    /// `securityNotifications: false` turns every notice off, `true` on (as well as an object).
+    static func applySecurityNotificationsSwitch(_ configuration: inout ServerConfiguration, _ value: ConfigValue) throws -> Bool {
+        guard let on = try? value.bool() else { return false }
+        configuration.accounts.securityNotifications = on ? SecurityNotificationSettings() : .off
+        return true
     }
 }

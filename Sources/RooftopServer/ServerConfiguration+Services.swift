@@ -18,31 +18,20 @@ extension ServerConfiguration {
         return result
     }
 
-    /// `requestComplexity`'s keys (Parse Server 9's names), the limits they set, and what for.
-    static let complexityLimits: [(key: String, field: any WritableKeyPath<ServerConfiguration, Int> & Sendable, description: String)] = [
-        ("batchRequestLimit", \.httpSettings.batchRequestLimit, "most sub-requests in one `/batch`"),
-        ("includeLimit", \.serviceSettings.queryLimits.maxIncludes, "most `include` paths in one query"),
-        ("subqueryLimit", \.serviceSettings.queryLimits.maxDepth, "deepest nesting of `$or`/`$and`/`$nor` and subqueries"),
-        ("inValuesLimit", \.serviceSettings.queryLimits.maxInValues, "most values in one `$in`, `$nin`, `$all` or `$containedBy`"),
-        ("conditionLimit", \.serviceSettings.queryLimits.maxConditions, "most conditions in one query, subqueries included"),
-        ("regexLengthLimit", \.serviceSettings.queryLimits.maxRegexLength, "longest `$regex` pattern, in bytes"),
+    /// `requestComplexity`'s members (Parse Server 9's names) and the limits they set.
+    static let complexityMembers: [ConfigKey] = [
+        complexityLimit("batchRequestLimit", \.httpSettings.batchRequestLimit, "most sub-requests in one `/batch`"),
+        complexityLimit("includeLimit", \.serviceSettings.queryLimits.maxIncludes, "most `include` paths in one query"),
+        complexityLimit("subqueryLimit", \.serviceSettings.queryLimits.maxDepth, "deepest nesting of `$or`/`$and`/`$nor` and subqueries"),
+        complexityLimit(
+            "inValuesLimit", \.serviceSettings.queryLimits.maxInValues, "most values in one `$in`, `$nin`, `$all` or `$containedBy`"),
+        complexityLimit("conditionLimit", \.serviceSettings.queryLimits.maxConditions, "most conditions in one query, subqueries included"),
+        complexityLimit("regexLengthLimit", \.serviceSettings.queryLimits.maxRegexLength, "longest `$regex` pattern, in bytes"),
     ]
 
-    /// `requestComplexity`: an object, or its JSON text (from the environment).
-    mutating func applyComplexity(_ value: ConfigValue) throws {
-        for (key, json) in try value.object() {
-            guard let limit = Self.complexityLimits.first(where: { $0.key == key }) else {
-                throw value.unknownMember(key, known: Self.complexityLimits.map(\.key))
-            }
-            let item = value.member(key, json)
-            let n = try item.int()
-            try item.require(n > 0, "must be a positive integer")
-            self[keyPath: limit.field] = n
-        }
-    }
-
-    /// The limits as `config print` shows them.
-    var complexityJSON: JSON {
-        .object(Dictionary(uniqueKeysWithValues: Self.complexityLimits.map { ($0.key, .number(Double(self[keyPath: $0.field]))) }))
+    private static func complexityLimit(
+        _ name: String, _ field: any WritableKeyPath<ServerConfiguration, Int> & Sendable, _ description: String
+    ) -> ConfigKey {
+        .int("requestComplexity." + name, field, description, valid: { $0 > 0 }, problem: "must be a positive integer")
     }
 }

@@ -59,6 +59,8 @@ package struct ServerConfiguration: Sendable {
     /// The use cases' settings, but for `allowClientClassCreation` (see `services`).
     package var serviceSettings = ServicesConfiguration()
     package var accounts = AccountsConfiguration()
+    /// `accountLockout` as given; `accounts.lockout` once it has both numbers.
+    var lockoutSettings = LockoutSettings()
     /// Upload rules and size (`fileUpload`, `maxUploadSize`).
     package var files = FilesConfiguration()
     /// `disk`, `database` or `s3`; unset: `disk` with SQLite, `database` with PostgreSQL.
@@ -90,23 +92,15 @@ package struct ServerConfiguration: Sendable {
                 let known = Self.definitions.flatMap(\.names)
                 throw ConfigError("\(source): unknown configuration key \(name)\(Suggestion.hint(for: name, among: known))")
             }
-            try key.apply(&self, ConfigValue(value, source: source, key: key.name))
+            let given = ConfigValue(value, source: source, key: key.name)
+            try key.apply(&self, given)
+            try key.check?(&self, given)
         }
     }
 
-    /// The values of ``environmentValues(_:)``, each with the variable it came from.
-    package static func environmentEntries(_ env: [String: String]) -> [(variable: String, values: [String: JSON])] {
-        var entries: [(variable: String, values: [String: JSON])] = []
-        for key in definitions {
-            // The last name wins, as in environmentValues.
-            if let variable = key.environmentNames.last(where: { env[$0] != nil }), let value = env[variable] {
-                entries.append((variable, [key.name: .string(value)]))
-            }
-        }
-        return entries
-    }
-
-    /// Values from the known `ROOFTOP_*` and `PARSE_SERVER_*` variables (ROOFTOP_ wins), by key.
+    /// Values from the known `ROOFTOP_*` and `PARSE_SERVER_*` variables (ROOFTOP_ wins), by key;
+    /// for reading one key (`dataDir`) before the layers are applied, so objects' members are not
+    /// among them.
     package static func environmentValues(_ env: [String: String]) -> [String: JSON] {
         var values: [String: JSON] = [:]
         for key in definitions {

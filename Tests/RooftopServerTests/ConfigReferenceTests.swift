@@ -21,13 +21,17 @@ import Testing
     @Test func everyKeyIsDescribedAndNamedOnce() {
         let names = ServerConfiguration.definitions.flatMap(\.names)
         #expect(Set(names).count == names.count)
+        let keys = ServerConfiguration.definitions.flatMap { [$0] + $0.members }
+        let variables = keys.flatMap(\.environmentNames)
+        #expect(Set(variables).count == variables.count)
+        for key in keys { #expect(!key.description.isEmpty, "\(key.name) has no description") }
         for key in ServerConfiguration.definitions {
-            #expect(!key.description.isEmpty, "\(key.name) has no description")
             #expect(key.environmentNames.contains("ROOFTOP_" + ConfigKey.upperSnake(key.name)))
             #expect(key.environmentNames.contains("PARSE_SERVER_" + ConfigKey.upperSnake(key.name)))
         }
         #expect(ServerConfiguration.definition("databaseURL")?.environmentNames.contains("ROOFTOP_DATABASE_URL") == true)
         #expect(ConfigKey.upperSnake("restAPIKey") == "REST_API_KEY")
+        #expect(ServerConfiguration.definition("mail")?.members.first { $0.name == "mail.caFile" }?.environmentNames.last == "ROOFTOP_MAIL_CA_FILE")
     }
 
     @Test func defaultsComeFromTheLayers() {

@@ -1,0 +1,64 @@
+import RooftopCore
+
+/// Nested objects (`mail`, `passwordPolicy`, …) whose members are keys of their own: the file
+/// gives the object, the environment the object's JSON text or any member by itself.
+extension ConfigKey {
+    /// How an object answers a member it does not know.
+    enum UnknownMember: Sendable {
+        /// `unknown key mail.hots (did you mean host?)`.
+        case suggest
+        /// `passwordPolicy.validatorCallback is not supported`: Parse options we refuse rather
+        /// than ignore, so a migrated configuration never silently loses a rule.
+        case unsupported
+    }
+
+    /// The object `name` made of `members` (named `name.member`). `whole` reads other forms of the
+    /// whole object (`securityNotifications: false`) and says whether it did; `check` holds the
+    /// rules across members. Members not given keep their values.
+    static func subTable(
+        _ name: String, _ description: String, defaultNote: String? = nil, members: [ConfigKey], unknown: UnknownMember = .suggest,
+        whole: (@Sendable (inout ServerConfiguration, ConfigValue) throws -> Bool)? = nil,
+        check: (@Sendable (inout ServerConfiguration, ConfigValue) throws -> Void)? = nil
+    ) -> ConfigKey {
+        let byName = Dictionary(members.map { ($0.memberName, $0) }, uniquingKeysWith: { first, _ in first })
+        let known = members.map(\.memberName)
+        return ConfigKey(
+            name, .object, description, defaultNote: defaultNote ?? "see its members", members: members, check: check,
+            apply: { configuration, value in
+                if let whole, try whole(&configuration, value) { return }
+                // Sorted, so which of two wrong members is reported does not change from run to run.
+                for (memberName, json) in try value.object().sorted(by: { $0.key < $1.key }) {
+                    let item = value.member(memberName, json)
+                    guard let member = byName[memberName] else {
+                        switch unknown {
+                        case .suggest: throw value.unknownMember(memberName, known: known)
+                        case .unsupported: throw item.error("is not supported" + Suggestion.hint(for: memberName, among: known))
+                        }
+                    }
+                    try member.apply(&configuration, item)
+                }
+            },
+            show: { configuration in .object(Dictionary(uniqueKeysWithValues: members.map { ($0.memberName, $0.show(configuration)) })) })
+    }
+}
+
+extension ServerConfiguration {
+    /// Applies the known `ROOFTOP_*` and `PARSE_SERVER_*` variables (ROOFTOP_ wins) on top of
+    /// this configuration. Each variable is its own source, so an error names the variable to
+    /// fix; an object's members' variables come after the object's own and win over it, and the
+    /// object's rules across members run once all of them are in.
+    package mutating func applyEnvironment(_ env: [String: String]) throws {
+        for key in Self.definitions {
+            var sources: [String] = []
+            for entry in [key] + key.members {
+                // The last name wins, as in environmentValues.
+                guard let variable = entry.environmentNames.last(where: { env[$0] != nil }), let text = env[variable] else { continue }
+                try entry.apply(&self, ConfigValue(.string(text), source: variable, key: entry.name))
+                sources.append(variable)
+            }
+            if let check = key.check, !sources.isEmpty {
+                try check(&self, ConfigValue(.null, source: sources.joined(separator: ", "), key: key.name))
+            }
+        }
+    }
+}
