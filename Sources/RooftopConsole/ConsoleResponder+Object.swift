@@ -147,10 +147,10 @@ extension ConsoleResponder {
                 }
                 if className == .user {
                     // The account use case: it ends the user's sessions too, and records user.deleted.
-                    try await users.consoleDeleteUser(id)
+                    try await users(visit).consoleDeleteUser(id)
                 } else {
                     try await data.objects.delete(className, objectId: id, principal: .master)
-                    await accounts.audit.record(.adminObjectDeleted, userId: nil, detail: "\(className) \(id)")
+                    await accounts.audit.record(.adminObjectDeleted, userId: nil, detail: "\(className) \(id)", origin: visit.origin)
                 }
                 return visit.page(
                     "dataDeleted", title: className.rawValue, values: ["className": className.rawValue], notice: visit.word("dataDeleted"),
@@ -165,7 +165,7 @@ extension ConsoleResponder {
             return try await objectPage(
                 &visit, schema: schema, id: id, error: failure.message, status: .badRequest, typed: Self.typedValues(visit.form))
         }
-        await accounts.audit.record(.adminObjectUpdated, userId: className == .user ? id : nil, detail: "\(className) \(id)")
+        await accounts.audit.record(.adminObjectUpdated, userId: className == .user ? id : nil, detail: "\(className) \(id)", origin: visit.origin)
         return try await objectPage(&visit, schema: schema, id: id, notice: visit.word("dataSaved"))
     }
 
@@ -186,7 +186,8 @@ extension ConsoleResponder {
             let body = try Self.changedFields(visit.form, schema: schema, current: [:])
             let created = try await data.objects.create(className, body: body, principal: .master)
             await accounts.audit.record(
-                .adminObjectCreated, userId: className == .user ? created.objectId : nil, detail: "\(className) \(created.objectId)")
+                .adminObjectCreated, userId: className == .user ? created.objectId : nil, detail: "\(className) \(created.objectId)",
+                origin: visit.origin)
             return try await objectPage(&visit, schema: schema, id: created.objectId, notice: visit.word("dataCreated"))
         } catch let failure as ParseError {
             return try await objectPage(

@@ -51,7 +51,7 @@ extension ConsoleResponder {
     /// The export as a file, streamed a batch of lines at a time as the store is read.
     func exportDownload(_ visit: inout ConsoleVisit) async -> Response {
         guard let export = status.export else { return visit.message(.notFound, "notFound", status: .notFound) }
-        await accounts.audit.record(.adminExport, userId: nil)
+        await accounts.audit.record(.adminExport, userId: nil, origin: visit.origin)
         let body = ResponseBody { writer in
             var pending = ByteBuffer()
             try await export { line in
@@ -91,7 +91,7 @@ extension ConsoleResponder {
                 "message", title: visit.word("opsBackup"), values: ["heading": visit.word("opsBackup"), "text": visit.word("opsBackupFailed")],
                 status: .internalServerError)
         }
-        await accounts.audit.record(.adminBackup, userId: nil)
+        await accounts.audit.record(.adminBackup, userId: nil, origin: visit.origin)
         let body = ResponseBody(contentLength: size) { writer in
             defer { try? handle.close() }
             while let data = try handle.read(upToCount: 65_536), !data.isEmpty { try await writer.write(ByteBuffer(bytes: data)) }

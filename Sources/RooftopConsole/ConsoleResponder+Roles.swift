@@ -38,7 +38,7 @@ extension ConsoleResponder {
         if visit.form["publicWrite"] != nil { acl.writers.insert("*") }
         do {
             let created = try await data.objects.create(.role, body: ["name": .string(name), "ACL": acl.json], principal: .master)
-            await accounts.audit.record(.adminRoleCreated, userId: nil, detail: "\(name) \(created.objectId)")
+            await accounts.audit.record(.adminRoleCreated, userId: nil, detail: "\(name) \(created.objectId)", origin: visit.origin)
             return try await rolePage(&visit, id: created.objectId, notice: visit.word("dataRoleCreated"))
         } catch let failure as ParseError {
             return try await rolesPage(&visit, error: failure.message, status: .badRequest)
@@ -103,7 +103,8 @@ extension ConsoleResponder {
             let pointer: JSON = ["__type": "Pointer", "className": .string(target.rawValue), "objectId": .string(member)]
             _ = try await data.objects.update(.role, objectId: id, body: [key: ["__op": .string(op), "objects": [pointer]]], principal: .master)
             await accounts.audit.record(
-                .adminRoleUpdated, userId: target == .user ? member : nil, detail: "\(name) \(id) \(action) \(target) \(member)")
+                .adminRoleUpdated, userId: target == .user ? member : nil, detail: "\(name) \(id) \(action) \(target) \(member)", origin: visit.origin
+            )
         } catch let failure as ParseError {
             return try await rolePage(&visit, id: id, error: failure.message, status: .badRequest)
         }

@@ -97,7 +97,7 @@ extension ConsoleResponder {
     /// Ends the admin's session and clears its cookie.
     func logOut(_ visit: inout ConsoleVisit) async throws -> Response {
         if let token = visit.cookie(named: "rooftop_console") { try await sessions.close(token) }
-        await accounts.audit.record(.adminLogout, userId: nil, detail: visit.admin?.name)
+        await accounts.audit.record(.adminLogout, userId: nil, detail: visit.admin?.name, origin: visit.origin)
         var response = Self.redirect(visit.base + "/login")
         response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console", "", maxAge: 0)))
         return response

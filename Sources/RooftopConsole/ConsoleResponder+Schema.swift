@@ -33,7 +33,7 @@ extension ConsoleResponder {
         do {
             let className = try ClassName(name)
             _ = try await data.schemas.create(className, body: [:])
-            await accounts.audit.record(.adminSchemaChanged, userId: nil, detail: "\(className): class created")
+            await accounts.audit.record(.adminSchemaChanged, userId: nil, detail: "\(className): class created", origin: visit.origin)
             return try await schemaPage(&visit, name: className.rawValue, notice: visit.word("schemaClassCreated"))
         } catch let error as ParseError {
             return try await schemaListPage(&visit, status: .badRequest, error: Self.refusal(error))
@@ -107,7 +107,7 @@ extension ConsoleResponder {
                     return try await schemaPage(&visit, name: name, status: .badRequest, error: visit.word("schemaConfirmMismatch"))
                 }
                 try await data.schemas.delete(className)
-                await accounts.audit.record(.adminSchemaChanged, userId: nil, detail: "\(className): class deleted")
+                await accounts.audit.record(.adminSchemaChanged, userId: nil, detail: "\(className): class deleted", origin: visit.origin)
                 return try await schemaListPage(&visit, notice: visit.word("schemaClassDeleted"))
             default:
                 return visit.message(.notFound, "notFound", status: .notFound)
@@ -118,7 +118,7 @@ extension ConsoleResponder {
         } catch let error as ParseError {
             return try await schemaPage(&visit, name: name, status: .badRequest, error: Self.refusal(error))
         }
-        await accounts.audit.record(.adminSchemaChanged, userId: nil, detail: "\(className): \(detail)")
+        await accounts.audit.record(.adminSchemaChanged, userId: nil, detail: "\(className): \(detail)", origin: visit.origin)
         return try await schemaPage(&visit, name: name, notice: visit.word("schemaSaved"))
     }
 

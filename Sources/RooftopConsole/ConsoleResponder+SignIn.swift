@@ -39,7 +39,7 @@ extension ConsoleResponder {
         case .success(let admin):
             let (token, session) = try await sessions.open(for: name)
             visit.admin = (name, admin.role, session.csrf)
-            await ClientInfo.$current.withValue(visit.client) { await accounts.audit.record(.adminLogin, userId: nil, detail: name) }
+            await accounts.audit.record(.adminLogin, userId: nil, detail: name, origin: visit.origin)
             var response = Self.redirect(visit.base + "/users")
             response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console", token)))
             response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console_login", "", maxAge: 0)))
@@ -57,8 +57,8 @@ extension ConsoleResponder {
             }
             // The name as typed, bounded: it may be anything.
             let typed = String(name.prefix(64)).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
-            await accounts.audit.record(.adminLoginFailed, userId: nil, reason: reason, detail: typed)
-            if failure == .lockedNow { await accounts.audit.record(.adminLockout, userId: nil, detail: typed) }
+            await accounts.audit.record(.adminLoginFailed, userId: nil, reason: reason, detail: typed, origin: visit.origin)
+            if failure == .lockedNow { await accounts.audit.record(.adminLockout, userId: nil, detail: typed, origin: visit.origin) }
             return loginPage(&visit, error: visit.word(message), status: failure == .codeNeeded ? .ok : .unauthorized)
         }
     }

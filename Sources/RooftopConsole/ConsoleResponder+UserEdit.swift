@@ -110,7 +110,7 @@ extension ConsoleResponder {
     /// `PUT /users/:id` with the master key; a refusal shows the API's message and changes
     /// nothing.
     func editUser(_ visit: inout ConsoleVisit, id: String) async throws -> Response {
-        guard let user = try await users.consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
+        guard let user = try await users(visit).consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
         let form = visit.form
         // Only what differs from the page as it was shown counts as a change; a form without
         // that record (or a field the page did not show) changes nothing.
@@ -155,7 +155,7 @@ extension ConsoleResponder {
         }
         guard !body.isEmpty else { return try await userPage(&visit, id: id, notice: visit.word("userNothingChanged")) }
         do {
-            try await users.consoleUpdateUser(id, body: body)
+            try await users(visit).consoleUpdateUser(id, body: body)
         } catch let error as ParseError {
             return try await userPage(&visit, id: id, error: error.message, status: .badRequest)
         }

@@ -18,7 +18,7 @@ extension ConsoleResponder {
 
     /// `GET /users/<id>/view-as?class=…&where=…&objectId=…`.
     func viewAsPage(_ visit: inout ConsoleVisit, id: String) async throws -> Response {
-        guard let user = try await users.consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
+        guard let user = try await users(visit).consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
         let query = visit.query
         let username = user.fields["username"]?.stringValue ?? ""
         let className = query["class"] ?? ""
@@ -34,7 +34,7 @@ extension ConsoleResponder {
             let objects: [JSON]
             if !objectId.isEmpty {
                 guard ObjectId.isPlausible(objectId) else { throw ParseError.objectNotFound }
-                objects = [try await users.getAsUser(id, className: name, objectId: objectId)]
+                objects = [try await users(visit).getAsUser(id, className: name, objectId: objectId)]
             } else {
                 var params: [String: JSON] = ["limit": .number(Double(Self.viewAsLimit))]
                 if !whereText.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -46,7 +46,7 @@ extension ConsoleResponder {
                     }
                     params["where"] = parsed
                 }
-                objects = try await users.findAsUser(id, className: name, params: params)
+                objects = try await users(visit).findAsUser(id, className: name, params: params)
             }
             values["searched"] = true
             values["hasResults"] = !objects.isEmpty

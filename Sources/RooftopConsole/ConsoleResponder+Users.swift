@@ -10,7 +10,7 @@ extension ConsoleResponder {
         let query = visit.query["q"] ?? ""
         var values: [String: Any] = ["query": query]
         if !query.isEmpty {
-            let found = try await users.searchUsers(query)
+            let found = try await users(visit).searchUsers(query)
             values["searched"] = true
             values["hasResults"] = !found.isEmpty
             values["results"] = found.map { user -> [String: Any] in
@@ -26,7 +26,7 @@ extension ConsoleResponder {
     func userPage(
         _ visit: inout ConsoleVisit, id: String, notice: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        guard let user = try await users.consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
+        guard let user = try await users(visit).consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
         let username = user.fields["username"]?.stringValue ?? ""
         var values: [String: Any] = [
             "id": user.objectId, "username": username, "email": user.fields["email"]?.stringValue ?? "",
@@ -41,8 +41,8 @@ extension ConsoleResponder {
         var methods = user.fields["authData"]?.objectValue.map { Array($0.keys).sorted() } ?? []
         if user.fields[InternalField.hashedPassword.rawValue] != nil { methods.insert("password", at: 0) }
         values["methods"] = methods
-        let failed = users.failedLogins(user)
-        if let until = users.lockedUntil(user) {
+        let failed = users(visit).failedLogins(user)
+        if let until = users(visit).lockedUntil(user) {
             (values["lockState"], values["lockKind"]) = ("\(visit.word("locked")) \(Self.time(ParseDate(millisecondsSince1970: until)))", "bad")
         } else {
             values["lockState"] = failed > 0 ? "\(visit.word("notLocked")) (\(visit.word("failedAttempts")): \(failed))" : visit.word("notLocked")
@@ -65,14 +65,14 @@ extension ConsoleResponder {
         if canChange {
             var actions: [(String, String)] = []
             if user.fields["email"] != nil && accounts.sendsMail {
-                if users.mailsVerification && user.fields["emailVerified"] != .bool(true) { actions.append(("verify", "sendVerification")) }
+                if users(visit).mailsVerification && user.fields["emailVerified"] != .bool(true) { actions.append(("verify", "sendVerification")) }
                 actions.append(("reset", "sendReset"))
             }
-            if failed > 0 || users.lockedUntil(user) != nil { actions.append(("unlock", "unlock")) }
+            if failed > 0 || users(visit).lockedUntil(user) != nil { actions.append(("unlock", "unlock")) }
             actions.append(("revoke-all", "revokeAll"))
             values["actions"] = actions.map { ["action": $0.0, "label": visit.word($0.1)] }
         }
-        let sessions = try await users.consoleSessions(ofUser: user.objectId)
+        let sessions = try await users(visit).consoleSessions(ofUser: user.objectId)
         values["hasSessions"] = !sessions.isEmpty
         values["sessions"] = sessions.map { session -> [String: Any] in
             let f = session.fields
@@ -91,28 +91,28 @@ extension ConsoleResponder {
     }
 
     func userAction(_ visit: inout ConsoleVisit, id: String, action: String) async throws -> Response {
-        guard try await users.consoleUser(id) != nil else { return visit.message(.notFound, "noUser", status: .notFound) }
+        guard try await users(visit).consoleUser(id) != nil else { return visit.message(.notFound, "noUser", status: .notFound) }
         let notice: String
         do {
             switch action {
             case "verify":
-                try await users.sendVerification(toUser: id)
+                try await users(visit).sendVerification(toUser: id)
                 notice = "verificationSent"
             case "reset":
-                try await users.sendPasswordReset(toUser: id)
+                try await users(visit).sendPasswordReset(toUser: id)
                 notice = "resetSent"
             case "unlock":
-                try await users.unlock(id)
+                try await users(visit).unlock(id)
                 notice = "unlocked"
             case "revoke-all":
-                _ = try await users.revokeAllSessions(ofUser: id)
+                _ = try await users(visit).revokeAllSessions(ofUser: id)
                 notice = "revokedAll"
             case "delete":
-                let user = try await users.consoleUser(id)
+                let user = try await users(visit).consoleUser(id)
                 guard let username = user?.fields["username"]?.stringValue, visit.form["confirm"] == username else {
                     return try await userPage(&visit, id: id, error: visit.word("confirmMismatch"))
                 }
-                try await users.consoleDeleteUser(id)
+                try await users(visit).consoleDeleteUser(id)
                 var values: [String: Any] = ["query": ""]
                 values["searched"] = false
                 return visit.page("users", title: visit.word("users"), values: values, notice: visit.word("deleted"), section: "users")
@@ -127,7 +127,7 @@ extension ConsoleResponder {
 
     func revokeSession(_ visit: inout ConsoleVisit, id: String, session: String) async throws -> Response {
         do {
-            try await users.revokeSession(session, ofUser: id)
+            try await users(visit).revokeSession(session, ofUser: id)
         } catch let error as ParseError {
             return try await userPage(&visit, id: id, error: error.message)
         }

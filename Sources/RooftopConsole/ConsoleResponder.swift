@@ -43,8 +43,6 @@ package struct ConsoleResponder: Sendable {
     let admins: ConsoleAdmins
     let sessions: ConsoleSessions
     let accounts: Accounts
-    /// The account use case the user pages act through.
-    let users: AccountAdministration
     let data: ConsoleData
     let limiter: RateLimiter
     let trustedProxies: [String]
@@ -64,7 +62,6 @@ package struct ConsoleResponder: Sendable {
         self.admins = admins
         self.sessions = sessions
         self.accounts = accounts
-        self.users = AccountAdministration(accounts: accounts)
         self.data = data
         self.limiter = limiter
         self.trustedProxies = trustedProxies
@@ -92,6 +89,9 @@ package struct ConsoleResponder: Sendable {
         Set(ConsoleText.english.keys).symmetricDifference(ConsoleText.japanese.keys).sorted()
     }
 
+    /// The account use case the user pages act through, for `visit`'s admin.
+    func users(_ visit: ConsoleVisit) -> AccountAdministration { AccountAdministration(accounts: accounts, origin: visit.origin) }
+
     /// Whether `path` is the console's.
     package func handles(_ path: String) -> Bool {
         config.enabled && (path == config.path || path.hasPrefix(config.path + "/"))
@@ -110,9 +110,7 @@ package struct ConsoleResponder: Sendable {
             response = visit.message(.forbidden, "refusedAddress", status: .forbidden)
         } else {
             do {
-                response = try await ClientInfo.$current.withValue(ClientInfo(ip: ip, userAgent: request.headers[.userAgent])) {
-                    try await answer(&visit)
-                }
+                response = try await answer(&visit)
             } catch {
                 response = failurePage(error, visit)
             }
@@ -182,7 +180,7 @@ package struct ConsoleResponder: Sendable {
             }
         }
         guard let (route, parameters) = matched else { return visit.message(.notFound, "notFound", status: .notFound) }
-        return try await ClientInfo.$current.withValue(visit.client) { try await route.handler(self, &visit, parameters) }
+        return try await route.handler(self, &visit, parameters)
     }
 
     /// Whether a POST came from the console's own pages, as the browser tells: `Sec-Fetch-Site`

@@ -37,12 +37,8 @@ struct ConsoleVisit {
     var words: [String: String] { ConsoleText.words(language) }
     func word(_ key: String) -> String { words[key] ?? key }
 
-    /// The request's client, with the admin's name for the audit log.
-    var client: ClientInfo {
-        var client = ClientInfo.current
-        client.admin = admin?.name
-        return client
-    }
+    /// Where the visit came from, with the signed-in admin's name: what the use cases record.
+    var origin: RequestOrigin { RequestOrigin(clientIP: ip, userAgent: request.headers[.userAgent], admin: admin?.name) }
 
     /// A cookie, `HttpOnly` and `SameSite=Strict`. Over HTTPS it is `__Host-<name>`, `Secure`,
     /// for the whole origin (the prefix requires `Path=/`): a browser then refuses the name from

@@ -1,6 +1,6 @@
 import Crypto
 import RooftopCore
-package import RooftopServices
+import RooftopServices
 
 /// Time-based one-time passwords (RFC 6238 over RFC 4226's HOTP): HMAC-SHA-1, 6 digits, 30-second
 /// steps — what every authenticator app reads from an `otpauth://` URI.

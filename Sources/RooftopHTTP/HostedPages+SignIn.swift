@@ -59,11 +59,15 @@ extension ParseRoutes {
         guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
         let provider = request.pathParameters["provider"] ?? ""
         return ParseResponse(
-            body: .object(try await BrowserSignIn(accounts: accounts).issueLinkCode(provider: provider, sessionToken: token, body: request.body)))
+            body: .object(
+                try await BrowserSignIn(accounts: accounts, origin: request.origin).issueLinkCode(
+                    provider: provider, sessionToken: token, body: request.body)))
     }
 
     func redeemSignInCode(_ request: ParseRequest) async throws -> ParseResponse {
         ParseResponse(
-            body: .object(try await BrowserSignIn(accounts: accounts).redeemBrowserCode(body: request.body, installationId: request.installationId)))
+            body: .object(
+                try await BrowserSignIn(accounts: accounts, origin: request.origin).redeemBrowserCode(
+                    body: request.body, installationId: request.installationId)))
     }
 }

@@ -24,18 +24,20 @@ struct HostedPages: Sendable {
     let accounts: Accounts
     let appId: String
     let templates: PageTemplates
+    /// The request the pages serve (the browser's address and user agent).
+    let origin: RequestOrigin
     /// The server's address including the mount path (`publicServerURL`, else from the
     /// request): the browser sign-in's callback is under it.
     var serverURL: String = ""
 
     /// The email verification the link's pages act through.
-    var emailVerification: EmailVerification { EmailVerification(accounts: accounts) }
+    var emailVerification: EmailVerification { EmailVerification(accounts: accounts, origin: origin) }
 
     /// The password reset the reset pages act through.
-    var passwordReset: PasswordReset { PasswordReset(accounts: accounts) }
+    var passwordReset: PasswordReset { PasswordReset(accounts: accounts, origin: origin) }
 
     /// The browser sign-in use case the `/auth` pages act through.
-    var signIn: BrowserSignIn { BrowserSignIn(accounts: accounts) }
+    var signIn: BrowserSignIn { BrowserSignIn(accounts: accounts, origin: origin) }
 
     func stylesheet() -> Response {
         var headers = HTTPFields()

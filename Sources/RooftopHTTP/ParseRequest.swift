@@ -1,5 +1,6 @@
 package import HTTPTypes
 package import RooftopCore
+package import RooftopServices
 
 /// A request as the routes see it, after keys, aliases and `_method` were dealt with.
 ///
@@ -26,8 +27,9 @@ package struct ParseRequest: Sendable {
     package var installationId: String? = nil
     /// The `Accept-Language` header, for the language of mail a request triggers.
     package var acceptLanguage: String? = nil
-    /// The client's address (the socket's, or `X-Forwarded-For` through a trusted proxy).
-    package var clientIP: String? = nil
+    /// Where the request came from (the client's address and user agent; once authenticated,
+    /// the caller triggers see): handed to the use cases, which record and tell it.
+    package var origin = RequestOrigin()
     /// The HTTP request's headers (server-side handlers see them, as Parse's `request.headers`).
     package var headers: HTTPFields = [:]
     /// Sends `100 Continue` to a client that waits for it (an upload, right before its body is read).
@@ -45,6 +47,9 @@ extension ParseRequest {
         guard let id = pathParameters["objectId"], ObjectId.isPlausible(id) else { throw ParseError.objectNotFound }
         return id
     }
+
+    /// The client's address (the socket's, or `X-Forwarded-For` through a trusted proxy).
+    var clientIP: String? { origin.clientIP }
 
     /// Credentials and options: the query string for GET, else the body.
     var arguments: [String: JSON] { method == .get ? params : body }

@@ -45,12 +45,11 @@ package struct ParseResponder: HTTPResponder {
         do {
             let forwardedFor = Self.forwardedFor.flatMap { request.headers[$0] }
             proxyWarning.check(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies, logger: logger)
-            let client = ClientInfo(
-                ip: Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies),
+            let origin = RequestOrigin(
+                clientIP: Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies),
                 userAgent: request.headers[.userAgent])
-            // The audit log reads who is calling from here, deep in the account use cases.
             let expectation = ContinueResponse(request: request, channel: context.channel)
-            response = try await ClientInfo.$current.withValue(client) { try await handle(request, context: &context, expectation: expectation) }
+            response = try await handle(request, context: &context, origin: origin, expectation: expectation)
         } catch {
             var logger = self.logger
             logger[metadataKey: "method"] = "\(request.method)"
@@ -80,13 +79,14 @@ package struct ParseResponder: HTTPResponder {
     /// preflight; the route, resolved once; a hosted page's own flow; the body and its
     /// `_method`; the keys and the session; the query and the body as the route's arguments;
     /// the rate limits and the route's access; signed file references; the caller the server
-    /// logic sees; the handler.
-    private func handle(_ request: Request, context: inout Context, expectation: ContinueResponse) async throws -> Response {
+    /// logic sees; the handler. `origin` (address, user agent) goes with the request to the use
+    /// cases.
+    private func handle(_ request: Request, context: inout Context, origin: RequestOrigin, expectation: ContinueResponse) async throws -> Response {
         guard let segments = mounted(request.uri.path) else { throw HTTPError(.notFound) }
         if request.method == .options { return Response(status: .ok) }
         context.route = ResolvedRoute(request.method, segments)
         if segments.first == "apps" || context.route?.route.isPage == true {
-            return try await page(request, segments: segments, resolved: context.route, expectation: expectation)
+            return try await page(request, segments: segments, resolved: context.route, origin: origin, expectation: expectation)
         }
         var body = try await readBody(request, for: context.route?.route, expectation: expectation)
         var method = context.route?.route.method ?? RouteMethod(request.method)
@@ -97,7 +97,7 @@ package struct ParseResponder: HTTPResponder {
         }
         var parseRequest = ParseRequest(
             method: method ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
-            acceptLanguage: request.headers[.acceptLanguage], clientIP: ClientInfo.current.ip, headers: request.headers)
+            acceptLanguage: request.headers[.acceptLanguage], origin: origin, headers: request.headers)
         parseRequest.continueResponse = expectation
         let resolved = context.route
         // Keys are checked unless the route is known to need none: an unknown route needs them.
@@ -117,10 +117,10 @@ package struct ParseResponder: HTTPResponder {
             // handed (a batch's items and a function's parameters included).
             try SignedFileURLs(signing: signed, base: "", appId: config.appId).checkReferences(in: .object(body))
         }
-        // Triggers deep in the use cases read who is calling from here; without any, nothing is
-        // collected (the headers' copy would cost every request).
-        guard await !routes.objects.triggers.isEmpty || !routes.functions.isEmpty else { return try await run(route, parseRequest, request) }
-        return try await CloudCaller.$current.withValue(ParseRoutes.caller(of: parseRequest)) { try await run(route, parseRequest, request) }
+        // What triggers and functions are told of the caller, now that it is known.
+        let withHeaders = await !routes.objects.triggers.isEmpty || !routes.functions.isEmpty
+        parseRequest.origin.caller = ParseRoutes.caller(of: parseRequest, withHeaders: withHeaders)
+        return try await run(route, parseRequest, request)
     }
 
     /// The path's segments below the mount path; nil when the path is not under it.
@@ -180,7 +180,7 @@ package struct ParseResponder: HTTPResponder {
         async throws
     {
         let credentials = try RequestAuthenticator(config: config).authenticate(
-            headers: request.headers, body: &body, clientIP: ClientInfo.current.ip)
+            headers: request.headers, body: &body, clientIP: parseRequest.clientIP)
         parseRequest.sessionToken = credentials.sessionToken
         parseRequest.installationId = credentials.installationId
         parseRequest.principal = credentials.isMaster ? .master : .anonymous
@@ -209,56 +209,6 @@ package struct ParseResponder: HTTPResponder {
             if let field = HTTPField.Name(name) { response.headers[field] = value }
         }
         return response
-    }
-
-    /// Pages opened from emailed links: HTML, no application id, form bodies; the same checks
-    /// (rate limits, body size) as any route of the table.
-    private func page(_ request: Request, segments: [String], resolved: ResolvedRoute?, expectation: ContinueResponse) async throws -> Response {
-        let base = config.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        let pages = HostedPages(
-            accounts: routes.accounts, appId: config.appId, templates: config.pages,
-            serverURL: base ?? "http://\(request.head.authority ?? "127.0.0.1")\(config.mountPath)")
-        var page = PageRequest(request: request, segments: segments, pathParameters: [:])
-        let parseRequest = ParseRequest(
-            method: RouteMethod(request.method) ?? .get, segments: segments, params: [:], body: [:], principal: .anonymous,
-            clientIP: ClientInfo.current.ip)
-        guard let resolved, case .page(let handler) = resolved.route.handler else {
-            let check = { try await routes.check(parseRequest, against: nil, method: request.method.rawValue) }
-            return try await Self.refusingAsPage(pages, page, check) ?? pages.notFound(page)
-        }
-        let route = resolved.route
-        var routed = parseRequest
-        routed.pathParameters = resolved.parameters
-        page.pathParameters = resolved.parameters
-        // A form that names an account (the reset request) is counted once its (bounded) body
-        // is read, so the per-account limits of the API route it stands for apply to it too.
-        if route.account == nil, let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(routed, against: route) }) {
-            return refused
-        }
-        if case .form(let limit) = route.body {
-            try Self.refuseDeclaredLength(request, limit: limit)
-            await expectation.send()
-            page.form = URLEncodedForm.parse(String(buffer: try await request.body.collect(upTo: limit)))
-        }
-        if route.account != nil {
-            var named = routed
-            named.body = page.form.mapValues(JSON.string)
-            if let refused = try await Self.refusingAsPage(pages, page, { try await routes.check(named, against: route) }) { return refused }
-        }
-        return try await handler(pages, page)
-    }
-
-    /// Runs `check`; a rate limit it hits becomes the hosted "too many attempts" page (an
-    /// `XMLHttpRequest` post keeps Parse's JSON), so a person at a form never reads raw JSON.
-    /// Returns nil when `check` passes.
-    private static func refusingAsPage(_ pages: HostedPages, _ page: PageRequest, _ check: () async throws -> Void) async throws -> Response? {
-        do {
-            try await check()
-            return nil
-        } catch let limited as RateLimiter.Limited {
-            guard let answer = pages.tooManyRequests(page, retryAfter: limited.retryAfter) else { throw limited }
-            return answer
-        }
     }
 
     /// Built once: a header name is validated when it is made.

@@ -4,7 +4,7 @@ import RooftopServices
 /// Sign-up, login, the current user, user updates and the account mail requests.
 extension ParseRoutes {
     func signUp(_ request: ParseRequest) async throws -> ParseResponse {
-        let answer = try await SignUp(accounts: accounts).signUpAnswer(
+        let answer = try await SignUp(accounts: accounts, origin: request.origin).signUpAnswer(
             body: request.body, installationId: request.installationId, acceptLanguage: request.acceptLanguage)
         // authData that named an existing user made this a login: 200, no Location.
         guard answer.created else { return ParseResponse(body: .object(answer.body)) }
@@ -13,7 +13,9 @@ extension ParseRoutes {
 
     func logIn(_ request: ParseRequest) async throws -> ParseResponse {
         ParseResponse(
-            body: .object(try await LogIn(accounts: accounts).logInAnswer(params: request.arguments, installationId: request.installationId)))
+            body: .object(
+                try await LogIn(accounts: accounts, origin: request.origin).logInAnswer(
+                    params: request.arguments, installationId: request.installationId)))
     }
 
     func me(_ request: ParseRequest) async throws -> ParseResponse {
@@ -23,7 +25,7 @@ extension ParseRoutes {
     }
 
     func updateUser(_ request: ParseRequest) async throws -> ParseResponse {
-        let answer = try await UserChanges(accounts: accounts).updateUser(
+        let answer = try await UserChanges(accounts: accounts, origin: request.origin).updateUser(
             try request.objectId(), body: request.body, principal: request.principal, installationId: request.installationId,
             acceptLanguage: request.acceptLanguage)
         return ParseResponse(body: .object(answer))
@@ -33,7 +35,7 @@ extension ParseRoutes {
         let userId = try request.objectId()
         // With `deleteUserFiles`, read before the user goes (the files are only its to lose).
         let files = try await self.files.filesOfUser(userId)
-        try await UserChanges(accounts: accounts).deleteUser(userId, principal: request.principal)
+        try await UserChanges(accounts: accounts, origin: request.origin).deleteUser(userId, principal: request.principal)
         // The user is gone whatever happens to its files: a file left over is found later by
         // `rooftop files unreferenced`.
         _ = try? await self.files.deleteUnreferenced(files)
@@ -41,33 +43,37 @@ extension ParseRoutes {
     }
 
     func logInAs(_ request: ParseRequest) async throws -> ParseResponse {
-        let answer = try await LogIn(accounts: accounts).logInAsAnswer(
+        let answer = try await LogIn(accounts: accounts, origin: request.origin).logInAsAnswer(
             params: request.body, principal: request.principal, installationId: request.installationId)
         return ParseResponse(body: .object(answer))
     }
 
     func verifyPassword(_ request: ParseRequest) async throws -> ParseResponse {
-        ParseResponse(body: .object(try await LogIn(accounts: accounts).verifyPassword(params: request.arguments)))
+        ParseResponse(body: .object(try await LogIn(accounts: accounts, origin: request.origin).verifyPassword(params: request.arguments)))
     }
 
     func upgradeToRevocableSession(_ request: ParseRequest) async throws -> ParseResponse {
         ParseResponse(
-            body: .object(try await accounts.upgradeToRevocableSession(principal: request.principal, installationId: request.installationId)))
+            body: .object(
+                try await accounts.upgradeToRevocableSession(
+                    principal: request.principal, installationId: request.installationId, origin: request.origin)))
     }
 
     func requestPasswordReset(_ request: ParseRequest) async throws -> ParseResponse {
-        try await PasswordReset(accounts: accounts).requestPasswordReset(body: request.body, acceptLanguage: request.acceptLanguage)
+        try await PasswordReset(accounts: accounts, origin: request.origin).requestPasswordReset(
+            body: request.body, acceptLanguage: request.acceptLanguage)
         return ParseResponse(body: [:])
     }
 
     func requestVerificationEmail(_ request: ParseRequest) async throws -> ParseResponse {
-        try await EmailVerification(accounts: accounts).requestVerificationEmail(body: request.body, acceptLanguage: request.acceptLanguage)
+        try await EmailVerification(accounts: accounts, origin: request.origin).requestVerificationEmail(
+            body: request.body, acceptLanguage: request.acceptLanguage)
         return ParseResponse(body: [:])
     }
 
     func logOut(_ request: ParseRequest) async throws -> ParseResponse {
         guard let token = request.sessionToken else { throw ParseError(.invalidSessionToken, "Invalid session token") }
-        try await accounts.logOut(token: token)
+        try await accounts.logOut(token: token, origin: request.origin)
         return ParseResponse(body: [:])
     }
 }

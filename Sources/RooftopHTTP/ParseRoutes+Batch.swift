@@ -18,7 +18,7 @@ extension ParseRoutes {
         }
         let items = try rawItems.map { raw throws(ParseError) in try batchItem(raw, of: request) }
         if request.body["transaction"] == true {
-            return ParseResponse(encoded: try await transaction(items))
+            return ParseResponse(encoded: try await transaction(items, origin: request.origin))
         }
         var out: [UInt8] = [UInt8(ascii: "[")]
         for (offset, item) in items.enumerated() {
@@ -59,10 +59,11 @@ extension ParseRoutes {
         return ParseRequest(
             method: method, segments: segments, params: method == .get ? body : [:], body: body, principal: batch.principal,
             sessionToken: batch.sessionToken, installationId: batch.installationId, acceptLanguage: batch.acceptLanguage,
-            clientIP: batch.clientIP, headers: batch.headers)
+            origin: batch.origin, headers: batch.headers)
     }
 
-    private func transaction(_ items: [ParseRequest]) async throws -> [UInt8] {
+    private func transaction(_ items: [ParseRequest], origin: RequestOrigin) async throws -> [UInt8] {
+        let objects = objects.serving(origin)
         var operations: [PlannedWrite] = []
         // With `deleteUserFiles`: the files of the users this transaction deletes, read before.
         var userFiles: Set<String> = []

@@ -9,7 +9,7 @@ extension ParseRoutes {
     func callFunction(_ request: ParseRequest) async throws -> ParseResponse {
         // Percent-decoded, as the SDKs encode names with spaces or other characters.
         let name = (request.pathParameters["name"] ?? "").removingPercentEncoding ?? ""
-        let result = try await functions.call(name, params: request.body, caller: Self.caller(of: request))
+        let result = try await functions.call(name, params: request.body, origin: request.origin)
         return ParseResponse(body: ["result": result])
     }
 
@@ -40,10 +40,11 @@ extension ParseRoutes {
         "x-parse-rest-api-key", "x-parse-windows-key", "authorization", "cookie",
     ]
 
-    /// What a handler learns of its request: rights, session, device, address and headers.
-    static func caller(of request: ParseRequest) -> CloudCaller {
+    /// What a handler learns of its request: rights, session, device, address and (`withHeaders`,
+    /// while server logic is registered: the copy would cost every request) headers.
+    static func caller(of request: ParseRequest, withHeaders: Bool) -> CloudCaller {
         var headers: [String: String] = [:]
-        for field in request.headers where !secretHeaders.contains(field.name.canonicalName) {
+        for field in request.headers where withHeaders && !secretHeaders.contains(field.name.canonicalName) {
             headers[field.name.canonicalName] = headers[field.name.canonicalName].map { $0 + ", " + field.value } ?? field.value
         }
         return CloudCaller(

@@ -4,21 +4,21 @@ import RooftopServices
 /// `/installations(/:objectId)` and `/classes/_Installation(/:objectId)`: the same handlers, so
 /// both paths follow the same rules (`RooftopServices/Installations`).
 extension ParseRoutes {
-    var installations: Installations { Installations(objects: objects) }
+    func installations(_ request: ParseRequest) -> Installations { Installations(objects: objects.serving(request.origin)) }
 
     func findInstallations(_ request: ParseRequest) async throws -> ParseResponse {
-        ParseResponse(encoded: try await installations.find(params: request.params, principal: request.principal))
+        ParseResponse(encoded: try await installations(request).find(params: request.params, principal: request.principal))
     }
 
     func getInstallation(_ request: ParseRequest) async throws -> ParseResponse {
         ParseResponse(
-            encoded: try await installations.get(
+            encoded: try await installations(request).get(
                 objectId: try request.objectId(), params: request.params, principal: request.principal, installationId: request.installationId))
     }
 
     /// A create, or an update of the device's installation when one is found (200, as in Parse).
     func createInstallation(_ request: ParseRequest) async throws -> ParseResponse {
-        let saved = try await installations.save(
+        let saved = try await installations(request).save(
             body: request.body, objectId: nil, principal: request.principal, installationId: request.installationId)
         guard saved.created else { return ParseResponse(body: .object(saved.answer)) }
         return ParseResponse(
@@ -26,13 +26,13 @@ extension ParseRoutes {
     }
 
     func updateInstallation(_ request: ParseRequest) async throws -> ParseResponse {
-        let saved = try await installations.save(
+        let saved = try await installations(request).save(
             body: request.body, objectId: try request.objectId(), principal: request.principal, installationId: request.installationId)
         return ParseResponse(body: .object(saved.answer))
     }
 
     func deleteInstallation(_ request: ParseRequest) async throws -> ParseResponse {
-        try await installations.delete(objectId: try request.objectId(), principal: request.principal)
+        try await installations(request).delete(objectId: try request.objectId(), principal: request.principal)
         return ParseResponse(body: [:])
     }
 }

@@ -94,12 +94,14 @@ struct ParseRoutes: Sendable {
 extension ParseRoutes {
     func find(_ request: ParseRequest) async throws -> ParseResponse {
         let className = try request.className()
-        return ParseResponse(encoded: try await objects.findBody(className, params: request.params, principal: request.principal))
+        return ParseResponse(
+            encoded: try await objects.serving(request.origin).findBody(className, params: request.params, principal: request.principal))
     }
 
     func create(_ request: ParseRequest) async throws -> ParseResponse {
         let className = try request.className()
-        let (objectId, createdAt) = try await objects.createAnswer(className, body: request.body, principal: request.principal)
+        let (objectId, createdAt) = try await objects.serving(request.origin).createAnswer(
+            className, body: request.body, principal: request.principal)
         return ParseResponse(
             status: 201, body: ["objectId": .string(objectId), "createdAt": .string(createdAt)],
             headers: [("Location", "/classes/\(className)/\(objectId)")])
@@ -109,18 +111,20 @@ extension ParseRoutes {
         let className = try request.className()
         let objectId = try request.objectId()
         return ParseResponse(
-            encoded: try await objects.getBody(className, objectId: objectId, params: request.params, principal: request.principal))
+            encoded: try await objects.serving(request.origin).getBody(
+                className, objectId: objectId, params: request.params, principal: request.principal))
     }
 
     func update(_ request: ParseRequest) async throws -> ParseResponse {
         let className = try request.className()
-        let echo = try await objects.update(className, objectId: try request.objectId(), body: request.body, principal: request.principal)
+        let echo = try await objects.serving(request.origin).update(
+            className, objectId: try request.objectId(), body: request.body, principal: request.principal)
         return ParseResponse(body: .object(echo))
     }
 
     func delete(_ request: ParseRequest) async throws -> ParseResponse {
         let className = try request.className()
-        try await objects.delete(className, objectId: try request.objectId(), principal: request.principal)
+        try await objects.serving(request.origin).delete(className, objectId: try request.objectId(), principal: request.principal)
         return ParseResponse(body: [:])
     }
 }

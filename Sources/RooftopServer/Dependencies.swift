@@ -33,8 +33,9 @@ package struct Dependencies: Sendable {
     package var clock: any ServerClock
     /// How often expired sessions, old audit events and ended rate-limit windows are deleted.
     package var maintenanceInterval: Duration
-    /// Where the server logs.
-    package var logger: Logger
+    /// Where the server logs; the background work logs through it too, so setting it (before
+    /// the application is built) makes a new `background` with it.
+    package var logger: Logger { didSet { background = BackgroundWork(limit: Self.backgroundLimit, logger: logger) } }
     /// Sign-in providers besides anonymous users (`auth`); none by default.
     package var auth: [ProviderSettings] = []
     /// The client sign-in providers are called with (trusting `outboundCAFile` when serving).
@@ -65,6 +66,9 @@ package struct Dependencies: Sendable {
     /// `serve` drains (`BackgroundWorkService`) before the mail queue and the database stop.
     package var background: BackgroundWork
 
+    /// How many pieces of account work may run at once.
+    static let backgroundLimit = 64
+
     /// Dependencies with the wall clock and hourly maintenance.
     package init(
         store: any DataStore, services: ServicesConfiguration, http: HTTPConfiguration, accounts: AccountsConfiguration = AccountsConfiguration(),
@@ -81,6 +85,6 @@ package struct Dependencies: Sendable {
         self.clock = clock
         self.maintenanceInterval = maintenanceInterval
         self.logger = logger
-        self.background = BackgroundWork(limit: 64, logger: logger)
+        self.background = BackgroundWork(limit: Self.backgroundLimit, logger: logger)
     }
 }

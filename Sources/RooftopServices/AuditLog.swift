@@ -2,28 +2,6 @@ package import Logging
 package import RooftopCore
 package import RooftopStorage
 
-/// Who is calling, for the audit log: set once per request by the HTTP layer (a task-local, so
-/// the account use cases don't thread it through every signature).
-package struct ClientInfo: Sendable {
-    /// The client's address.
-    package var ip: String?
-    /// The `User-Agent` header.
-    package var userAgent: String?
-    /// The console admin acting, when the request came through the console: every event the
-    /// use cases record on its behalf carries the admin's name.
-    package var admin: String?
-
-    /// Creates a description.
-    package init(ip: String? = nil, userAgent: String? = nil, admin: String? = nil) {
-        self.ip = ip
-        self.userAgent = userAgent
-        self.admin = admin
-    }
-
-    /// The current request's client.
-    @TaskLocal package static var current = ClientInfo()
-}
-
 /// Authentication events, appended to the `_Audit` class (master-only to read, never writable
 /// through the API): time, type, user, client address and user agent, and a reason for failures.
 package struct AuditLog: Sendable {
@@ -62,16 +40,15 @@ package struct AuditLog: Sendable {
 
     /// Appends one event. A failure to record is logged, never returned: the audit log must not
     /// turn a working login into an error.
-    package func record(_ event: Event, userId: String?, reason: String? = nil, detail: String? = nil) async {
+    package func record(_ event: Event, userId: String?, reason: String? = nil, detail: String? = nil, origin: RequestOrigin) async {
         guard enabled else { return }
-        let client = ClientInfo.current
         var fields: [String: JSON] = ["type": .string(event.rawValue)]
         fields["userId"] = userId.map(JSON.string)
-        fields["ip"] = client.ip.map(JSON.string)
-        fields["userAgent"] = client.userAgent.map { .string(String($0.prefix(512))) }
+        fields["ip"] = origin.clientIP.map(JSON.string)
+        fields["userAgent"] = origin.userAgent.map { .string(String($0.prefix(512))) }
         fields["reason"] = reason.map(JSON.string)
         fields["detail"] = detail.map(JSON.string)
-        fields["admin"] = client.admin.map(JSON.string)
+        fields["admin"] = origin.admin.map(JSON.string)
         do {
             var write = try ObjectWrite(body: fields, isCreate: true)
             write.acl = ACL(readers: [], writers: [])

@@ -10,6 +10,10 @@ package struct Objects: Sendable {
     package let roles: RoleResolver
     /// The embedding program's triggers, run around every object write and read.
     package var triggers = TriggerRunner()
+    /// The request these use cases serve: triggers are told its caller (the server's own
+    /// work is `.server`). Set per request with `serving(_:)`; a trigger's `objects` keeps it,
+    /// so the trigger's own writes are told the same caller.
+    package private(set) var origin = RequestOrigin.server
 
     /// Creates the use cases over a store.
     package init(store: any DataStore, config: ServicesConfiguration, clock: any ServerClock) {
@@ -17,6 +21,13 @@ package struct Objects: Sendable {
         self.config = config
         self.clock = clock
         self.roles = RoleResolver(store: store, clock: clock)
+    }
+
+    /// The same use cases serving a request from `origin`.
+    package func serving(_ origin: RequestOrigin) -> Objects {
+        var objects = self
+        objects.origin = origin
+        return objects
     }
 
     /// Refuses classes a client may never touch through the generic routes.

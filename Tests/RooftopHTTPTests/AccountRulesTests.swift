@@ -10,7 +10,7 @@ import Testing
 /// no HTTP, no mail server, no waiting.
 @Suite struct AccountRulesTests: LiveServerTest {
     func signUp(_ accounts: Accounts, _ body: [String: JSON]) async throws -> SignUp.SignUpResult {
-        try await SignUp(accounts: accounts).signUp(body: body, installationId: nil)
+        try await SignUp(accounts: accounts, origin: .server).signUp(body: body, installationId: nil)
     }
 
     static let caseFoldedDuplicates: [(first: [String: JSON], second: [String: JSON], code: Int)] = [
@@ -58,19 +58,25 @@ import Testing
             let right: [String: JSON] = ["username": "ana", "password": "right phrase"]
             let wrong: [String: JSON] = ["username": "ana", "password": "wrong phrase"]
             for _ in 0..<2 {
-                await #expect(throws: ParseError.self) { _ = try await LogIn(accounts: accounts).logIn(params: wrong, installationId: nil) }
+                await #expect(throws: ParseError.self) {
+                    _ = try await LogIn(accounts: accounts, origin: .server).logIn(params: wrong, installationId: nil)
+                }
             }
-            _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil)
+            _ = try await LogIn(accounts: accounts, origin: .server).logIn(params: right, installationId: nil)
             for _ in 0..<3 {
-                await #expect(throws: ParseError.self) { _ = try await LogIn(accounts: accounts).logIn(params: wrong, installationId: nil) }
+                await #expect(throws: ParseError.self) {
+                    _ = try await LogIn(accounts: accounts, origin: .server).logIn(params: wrong, installationId: nil)
+                }
             }
-            await #expect { _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil) } throws: {
+            await #expect { _ = try await LogIn(accounts: accounts, origin: .server).logIn(params: right, installationId: nil) } throws: {
                 ($0 as? ParseError)?.message.hasPrefix("Your account is locked") == true
             }
             now.withLock { $0 += 599_000 }
-            await #expect(throws: ParseError.self) { _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil) }
+            await #expect(throws: ParseError.self) {
+                _ = try await LogIn(accounts: accounts, origin: .server).logIn(params: right, installationId: nil)
+            }
             now.withLock { $0 += 2_000 }
-            _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil)
+            _ = try await LogIn(accounts: accounts, origin: .server).logIn(params: right, installationId: nil)
         }
     }
 
@@ -81,16 +87,16 @@ import Testing
         try await withAccounts(config) { accounts, now in
             let right: [String: JSON] = ["username": "ana", "password": "right phrase"]
             let first = try #require(try await signUp(accounts, right).sessionToken)
-            let second = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil).sessionToken
+            let second = try await LogIn(accounts: accounts, origin: .server).logIn(params: right, installationId: nil).sessionToken
             now.withLock { $0 += 3_599_000 }
-            _ = try await SessionManagement(accounts: accounts).currentSession(token: first)
+            _ = try await SessionManagement(accounts: accounts, origin: .server).currentSession(token: first)
             now.withLock { $0 += 2_000 }
             // Not read since the clock passed its expiry: refused.
-            await #expect { _ = try await SessionManagement(accounts: accounts).currentSession(token: second) } throws: {
+            await #expect { _ = try await SessionManagement(accounts: accounts, origin: .server).currentSession(token: second) } throws: {
                 ($0 as? ParseError)?.code == .invalidSessionToken
             }
             // Read (and cached) just before expiry: the cache expires on the same clock.
-            await #expect { _ = try await SessionManagement(accounts: accounts).currentSession(token: first) } throws: {
+            await #expect { _ = try await SessionManagement(accounts: accounts, origin: .server).currentSession(token: first) } throws: {
                 ($0 as? ParseError)?.code == .invalidSessionToken
             }
         }
@@ -110,7 +116,7 @@ import Testing
             objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: AccountsConfiguration(), logger: log.logger)
         // A value no store takes (NUL, refused by SQLite and PostgreSQL alike) fails the audit
         // write: the failure is logged, the caller goes on.
-        await accounts.audit.record(.login, userId: "abc", detail: "nul\u{0}")
+        await accounts.audit.record(.login, userId: "abc", detail: "nul\u{0}", origin: .server)
         await opened.close()
         #expect(log.messages.contains("audit log write failed"), "\(log.messages)")
         #expect(log.levels.contains(.error))

@@ -76,9 +76,9 @@ import Testing
         let now = LockedBox(Int64(1_700_000_000_000))
         let clock = ClosureClock { ParseDate(millisecondsSince1970: now.withLock { $0 }) }
         let log = AuditLog(store: store, clock: clock, logger: Logger(label: "audit"))
-        await log.record(.login, userId: "u1")
+        await log.record(.login, userId: "u1", origin: .server)
         now.withLock { $0 += 2 * 86_400_000 }
-        await log.record(.logout, userId: "u1")
+        await log.record(.logout, userId: "u1", origin: .server)
         #expect(try await log.prune(olderThanDays: 1) == 1)
         #expect(try await log.find(.and([]), limit: 10).compactMap { $0.fields["type"]?.stringValue } == ["logout"])
         #expect(try await log.prune(olderThanDays: 0) == 0)  // 0 keeps everything

@@ -39,18 +39,24 @@ import Testing
         var config = AccountsConfiguration()
         config.lockout = .init(threshold: 2, duration: 60)
         try await withAccounts(config) { accounts, now in
-            _ = try await SignUp(accounts: accounts).signUp(body: ["username": "ana", "password": "right phrase"], installationId: nil)
+            _ = try await SignUp(accounts: accounts, origin: .server).signUp(
+                body: ["username": "ana", "password": "right phrase"], installationId: nil)
             for _ in 0..<2 {
                 await #expect(throws: ParseError(.objectNotFound, "Invalid username/password.")) {
-                    _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "wrong phrase"], installationId: nil)
+                    _ = try await LogIn(accounts: accounts, origin: .server).logIn(
+                        params: ["username": "ana", "password": "wrong phrase"], installationId: nil)
                 }
             }
             let right: [String: JSON] = ["username": "ana", "password": "right phrase"]
-            await #expect(throws: ParseError.self) { _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil) }
+            await #expect(throws: ParseError.self) {
+                _ = try await LogIn(accounts: accounts, origin: .server).logIn(params: right, installationId: nil)
+            }
             now.withLock { $0 += 59_000 }
-            await #expect(throws: ParseError.self) { _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil) }
+            await #expect(throws: ParseError.self) {
+                _ = try await LogIn(accounts: accounts, origin: .server).logIn(params: right, installationId: nil)
+            }
             now.withLock { $0 += 2_000 }
-            _ = try await LogIn(accounts: accounts).logIn(params: right, installationId: nil)
+            _ = try await LogIn(accounts: accounts, origin: .server).logIn(params: right, installationId: nil)
         }
     }
 

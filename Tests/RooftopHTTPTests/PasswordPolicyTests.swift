@@ -66,18 +66,24 @@ import Testing
         var config = AccountsConfiguration()
         config.passwordPolicy.maxPasswordAge = 1
         try await withAccounts(config) { accounts, now in
-            let user = try await SignUp(accounts: accounts).signUp(body: ["username": "ana", "password": "first phrase"], installationId: nil).user
-            _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "first phrase"], installationId: nil)
+            let user = try await SignUp(accounts: accounts, origin: .server).signUp(
+                body: ["username": "ana", "password": "first phrase"], installationId: nil
+            ).user
+            _ = try await LogIn(accounts: accounts, origin: .server).logIn(
+                params: ["username": "ana", "password": "first phrase"], installationId: nil)
             now.withLock { $0 += 2 * 86_400_000 }
             await #expect(throws: ParseError(.objectNotFound, "Your password has expired. Please reset your password.")) {
-                _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "first phrase"], installationId: nil)
+                _ = try await LogIn(accounts: accounts, origin: .server).logIn(
+                    params: ["username": "ana", "password": "first phrase"], installationId: nil)
             }
             await #expect(throws: ParseError(.objectNotFound, "Invalid username/password.")) {
-                _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "wrong phrase"], installationId: nil)
+                _ = try await LogIn(accounts: accounts, origin: .server).logIn(
+                    params: ["username": "ana", "password": "wrong phrase"], installationId: nil)
             }
-            _ = try await UserChanges(accounts: accounts).updateUser(
+            _ = try await UserChanges(accounts: accounts, origin: .server).updateUser(
                 user.objectId, body: ["password": "second phrase"], principal: .master, installationId: nil)
-            _ = try await LogIn(accounts: accounts).logIn(params: ["username": "ana", "password": "second phrase"], installationId: nil)
+            _ = try await LogIn(accounts: accounts, origin: .server).logIn(
+                params: ["username": "ana", "password": "second phrase"], installationId: nil)
         }
     }
 }

@@ -25,7 +25,9 @@ public struct CloudObjects: Sendable {
     /// One object in wire form; 101 when it does not exist or these rights may not read it.
     public func get(_ className: String, _ objectId: String, as rights: ActingAs) async throws -> [String: JSON] {
         let name = try ClassName(className)
-        return try await acting(rights) { try await objects.get(name, objectId: objectId, params: [:], principal: $0).objectValue ?? [:] }
+        return try await acting(rights) { objects, principal in
+            try await objects.get(name, objectId: objectId, params: [:], principal: principal).objectValue ?? [:]
+        }
     }
 
     /// The objects matching `query` (Parse's `where`), in wire form.
@@ -41,7 +43,9 @@ public struct CloudObjects: Sendable {
         if let order { params["order"] = .string(order) }
         if let limit { params["limit"] = .number(Double(limit)) }
         let name = try ClassName(className)
-        return try await acting(rights) { [params] in try await objects.find(name, params: params, principal: $0).results.compactMap(\.objectValue) }
+        return try await acting(rights) { [params] objects, principal in
+            try await objects.find(name, params: params, principal: principal).results.compactMap(\.objectValue)
+        }
     }
 
     /// Creates an object from REST fields (operations and Parse types allowed); its objectId.
@@ -51,27 +55,26 @@ public struct CloudObjects: Sendable {
         guard name != .user, name != .session else {
             throw ParseError(.operationForbidden, "\(className) objects are created by sign-up and login, not by a handler.")
         }
-        return try await acting(rights) { try await objects.create(name, body: fields, principal: $0).objectId }
+        return try await acting(rights) { objects, principal in try await objects.create(name, body: fields, principal: principal).objectId }
     }
 
     /// Changes an object's fields (operations such as `Increment` allowed).
     public func update(_ className: String, _ objectId: String, _ fields: [String: JSON], as rights: ActingAs) async throws {
         let name = try ClassName(className)
-        _ = try await acting(rights) { try await objects.update(name, objectId: objectId, body: fields, principal: $0) }
+        _ = try await acting(rights) { objects, principal in try await objects.update(name, objectId: objectId, body: fields, principal: principal) }
     }
 
     /// Deletes an object.
     public func delete(_ className: String, _ objectId: String, as rights: ActingAs) async throws {
         let name = try ClassName(className)
-        try await acting(rights) { try await objects.delete(name, objectId: objectId, principal: $0) }
+        try await acting(rights) { objects, principal in try await objects.delete(name, objectId: objectId, principal: principal) }
     }
 
     /// Runs `body` as the request acting with `rights`: the triggers its write runs (after-save
     /// included) are told who really wrote.
-    func acting<T: Sendable>(_ rights: ActingAs, _ body: (Principal) async throws -> T) async throws -> T {
-        var caller = CloudCaller.current
-        caller.principal = principal(rights)
-        return try await CloudCaller.$current.withValue(caller) { try await body(caller.principal) }
+    func acting<T: Sendable>(_ rights: ActingAs, _ body: (Objects, Principal) async throws -> T) async throws -> T {
+        let principal = principal(rights)
+        return try await body(objects.serving(objects.origin.acting(as: principal)), principal)
     }
 
     func principal(_ rights: ActingAs) -> Principal {

@@ -37,8 +37,8 @@ extension AccountAdministration {
     /// verification mail and security notices as the API; audited with the admin's name.
     package func consoleUpdateUser(_ userId: String, body: [String: JSON]) async throws {
         guard try await consoleUser(userId) != nil else { throw ParseError.objectNotFound }
-        _ = try await UserChanges(accounts: accounts).updateUser(userId, body: body, principal: .master, installationId: nil)
-        await accounts.audit.record(.adminUserUpdated, userId: userId, detail: body.keys.sorted().joined(separator: ", "))
+        _ = try await UserChanges(accounts: accounts, origin: origin).updateUser(userId, body: body, principal: .master, installationId: nil)
+        await accounts.audit.record(.adminUserUpdated, userId: userId, detail: body.keys.sorted().joined(separator: ", "), origin: origin)
     }
 
     /// What a find of `className` by the user `userId` answers (their roles, ACLs, CLPs and
@@ -47,7 +47,7 @@ extension AccountAdministration {
     package func findAsUser(_ userId: String, className: ClassName, params: [String: JSON]) async throws -> [JSON] {
         let principal = try await viewAsPrincipal(userId, className: className)
         let results = try await accounts.objects.find(className, params: params, principal: principal).results
-        await accounts.audit.record(.adminUserViewAs, userId: userId, detail: className.rawValue)
+        await accounts.audit.record(.adminUserViewAs, userId: userId, detail: className.rawValue, origin: origin)
         return results
     }
 
@@ -55,7 +55,7 @@ extension AccountAdministration {
     package func getAsUser(_ userId: String, className: ClassName, objectId: String) async throws -> JSON {
         let principal = try await viewAsPrincipal(userId, className: className)
         let object = try await accounts.objects.get(className, objectId: objectId, params: [:], principal: principal)
-        await accounts.audit.record(.adminUserViewAs, userId: userId, detail: className.rawValue + " " + objectId)
+        await accounts.audit.record(.adminUserViewAs, userId: userId, detail: className.rawValue + " " + objectId, origin: origin)
         return object
     }
 

@@ -1,16 +1,21 @@
 import Foundation
 package import RooftopCore
-package import RooftopStorage
+import RooftopStorage
 
 /// What the admin console asks of the account use cases, with master rights: look a user up,
 /// see why they cannot sign in, fix it, edit the user, see data as they would. Each change is
-/// audited (the console's admin comes with `ClientInfo.current.admin`).
+/// audited with the console's origin (its admin's name).
 package struct AccountAdministration: Sendable {
     /// The account use cases it acts through (sessions, lockout, mail, user changes).
     let accounts: Accounts
+    /// The request it serves: what the audit log, the session's device and the triggers are told.
+    let origin: RequestOrigin
 
-    /// The console's use case over `accounts`.
-    package init(accounts: Accounts) { self.accounts = accounts }
+    /// The console's use case over `accounts`, serving a request from `origin`.
+    package init(accounts: Accounts, origin: RequestOrigin) {
+        self.accounts = accounts
+        self.origin = origin
+    }
 
     /// Users whose objectId, username or email is `text`, then those whose username or email
     /// starts with it (names compared as logins compare them); at most `limit`, exact matches
@@ -56,7 +61,7 @@ package struct AccountAdministration: Sendable {
     package func unlock(_ userId: String) async throws {
         guard try await consoleUser(userId) != nil else { throw ParseError.objectNotFound }
         try await accounts.lockout.reset(userId)
-        await accounts.audit.record(.accountUnlocked, userId: userId)
+        await accounts.audit.record(.accountUnlocked, userId: userId, origin: origin)
     }
 
     /// Ends one of the user's sessions at once, on every node (101 when it is not theirs).
@@ -65,14 +70,14 @@ package struct AccountAdministration: Sendable {
         guard session["user"]?["objectId"]?.stringValue == userId else { throw ParseError.objectNotFound }
         try await accounts.server.write([AsServer.delete(.session, sessionId)])
         await accounts.sessions.forget(.sessions(ids: [sessionId]))
-        await accounts.audit.record(.sessionRevoked, userId: userId, detail: sessionId)
+        await accounts.audit.record(.sessionRevoked, userId: userId, detail: sessionId, origin: origin)
     }
 
     /// Ends every session of the user at once, on every node; how many ended.
     package func revokeAllSessions(ofUser userId: String) async throws -> Int {
         let revoked = await accounts.server.deleteEach(.session, try await accounts.directory.sessionIds(of: userId)).count
         await accounts.sessions.forget(.userSessions(userId: userId))
-        await accounts.audit.record(.sessionRevoked, userId: userId, detail: "all sessions (\(revoked))")
+        await accounts.audit.record(.sessionRevoked, userId: userId, detail: "all sessions (\(revoked))", origin: origin)
         return revoked
     }
 
@@ -84,8 +89,8 @@ package struct AccountAdministration: Sendable {
         guard let user = try await consoleUser(userId), user.fields["email"]?.stringValue != nil else {
             throw ParseError(.emailMissing, "This user has no email address.")
         }
-        try await EmailVerification(accounts: accounts).issueVerification(for: user, acceptLanguage: nil)
-        await accounts.audit.record(.verificationSent, userId: userId)
+        try await EmailVerification(accounts: accounts, origin: origin).issueVerification(for: user, acceptLanguage: nil)
+        await accounts.audit.record(.verificationSent, userId: userId, origin: origin)
     }
 
     /// Sends the user a password-reset link now.
@@ -94,14 +99,14 @@ package struct AccountAdministration: Sendable {
         guard let user = try await consoleUser(userId), user.fields["email"]?.stringValue != nil else {
             throw ParseError(.emailMissing, "This user has no email address.")
         }
-        try await PasswordReset(accounts: accounts).issuePasswordReset(for: user, acceptLanguage: nil)
-        await accounts.audit.record(.passwordResetSent, userId: userId)
+        try await PasswordReset(accounts: accounts, origin: origin).issuePasswordReset(for: user, acceptLanguage: nil)
+        await accounts.audit.record(.passwordResetSent, userId: userId, origin: origin)
     }
 
     /// Deletes the user and their sessions (their triggers run, as for the master key).
     package func consoleDeleteUser(_ userId: String) async throws {
-        try await UserChanges(accounts: accounts).deleteUser(userId, principal: .master)
-        await accounts.audit.record(.userDeleted, userId: userId)
+        try await UserChanges(accounts: accounts, origin: origin).deleteUser(userId, principal: .master)
+        await accounts.audit.record(.userDeleted, userId: userId, origin: origin)
     }
 
     /// Whether verification and reset mail can be sent.

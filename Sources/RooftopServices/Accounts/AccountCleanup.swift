@@ -1,4 +1,4 @@
-package import RooftopCore
+import RooftopCore
 import RooftopStorage
 
 /// The accounts' periodic cleanup, run by `Maintenance` on one node per interval: expired
@@ -60,7 +60,7 @@ package struct AccountCleanup: Sendable {
                 try UserDirectory.sessions(of: user.objectId), .field(FieldPath(field: .createdAt), .compare(.gte, .string(cutoff.iso))),
             ])
             guard try await accounts.directory.find(.session, recent, limit: 1).isEmpty else { continue }
-            try await UserChanges(accounts: accounts).deleteUser(user.objectId, principal: .master)
+            try await UserChanges(accounts: accounts, origin: .server).deleteUser(user.objectId, principal: .master)
             removed += 1
         }
         return removed

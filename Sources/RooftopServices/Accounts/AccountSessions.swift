@@ -101,7 +101,7 @@ package struct AccountSessions: Sendable {
     /// a credential-stuffing run or a leaking client cannot grow `_Session` without bound.
     /// Each goes from every node's cache through the cache bus. At most 100 extra go per call,
     /// so a user who held more before the cap was lowered is trimmed over a few logins.
-    func trim(of userId: String, keeping newSession: String) async throws {
+    func trim(of userId: String, keeping newSession: String, origin: RequestOrigin) async throws {
         let cap = config.maxSessionsPerUser
         guard cap > 0 else { return }
         let newestFirst = try await server.find(
@@ -114,7 +114,7 @@ package struct AccountSessions: Sendable {
         let revoked = await server.deleteEach(.session, older.dropFirst(cap - 1).map(\.objectId))
         guard !revoked.isEmpty else { return }
         await forget(.sessions(ids: revoked))
-        for id in revoked { await audit.record(.sessionRevoked, userId: userId, detail: "session cap: \(id)") }
+        for id in revoked { await audit.record(.sessionRevoked, userId: userId, detail: "session cap: \(id)", origin: origin) }
     }
 
     /// The session if it is the caller's (or the master key asks); else 101.

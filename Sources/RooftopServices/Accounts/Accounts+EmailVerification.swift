@@ -1,4 +1,4 @@
-package import RooftopCore
+import RooftopCore
 import RooftopMail
 import RooftopStorage
 

@@ -1,7 +1,7 @@
 package import Logging
 package import RooftopCore
 import RooftopMail
-package import RooftopStorage
+import RooftopStorage
 
 /// Settings of sign-up, login and sessions (Parse Server's option names).
 package struct AccountsConfiguration: Sendable {
@@ -187,10 +187,12 @@ package struct Accounts: Sendable {
 
     /// A new session's token for `user`. Spans the layers: the session and its device fields,
     /// replacing the one on the same installation, the per-user cap, and the new-device notice.
-    func openSession(for user: StoredObject, action: String, provider: String, installationId: String?) async throws -> String {
+    func openSession(
+        for user: StoredObject, action: String, provider: String, installationId: String?, origin: RequestOrigin
+    ) async throws -> String {
         let token = tokens.newToken()
         let now = objects.clock.now()
-        let device = await devices.fields(installationId: installationId, at: now)
+        let device = await devices.fields(installationId: installationId, at: now, origin: origin)
         let session = try sessions.insert(
             userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: now, device: device)
         // One session per user and installation: logging in again on a device replaces it.
@@ -202,10 +204,10 @@ package struct Accounts: Sendable {
         }
         try await server.write(replaced + [session])
         if !replaced.isEmpty { await sessions.forget(.sessions(ids: replaced.map(\.objectId))) }
-        try await sessions.trim(of: user.objectId, keeping: session.objectId)
+        try await sessions.trim(of: user.objectId, keeping: session.objectId, origin: origin)
         // A support session (`/loginAs`) or an upgraded one is no new device of the user's.
         if provider != "masterkey" && action != "upgrade" {
-            SecurityNotices(accounts: self).notify(.signedIn(installationId: installationId, device: device), userId: user.objectId)
+            SecurityNotices(accounts: self, origin: origin).notify(.signedIn(installationId: installationId, device: device), userId: user.objectId)
         }
         return token
     }
@@ -226,13 +228,13 @@ package struct Accounts: Sendable {
     }
 
     /// Ends a session (`POST /logout`).
-    package func logOut(token: String) async throws {
+    package func logOut(token: String, origin: RequestOrigin) async throws {
         let (userId, sessionId) = try await sessions.validate(token)
         // Delete first, then drop the cache entry: a validation that read the session before the
         // delete cannot cache it afterwards (the removal bumps the cache's generation).
         _ = try? await server.write([AsServer.delete(.session, sessionId)])
         await sessions.forget(.sessionToken(digest: tokens.digest(token)))
-        await audit.record(.logout, userId: userId)
-        await afterLogoutTrigger(sessionId: sessionId, userId: userId)
+        await audit.record(.logout, userId: userId, origin: origin)
+        await afterLogoutTrigger(sessionId: sessionId, userId: userId, origin: origin)
     }
 }

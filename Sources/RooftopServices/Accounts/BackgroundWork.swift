@@ -1,5 +1,5 @@
 package import Logging
-package import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// Per-account work an answer must not wait for: the answer to `/requestPasswordReset` is `{}`
@@ -91,6 +91,13 @@ package struct BackgroundWorkService: Service {
         try? await gracefulShutdown()
         let left = work.running
         await work.idle()
-        if left > 0 { work.logger.info("finished \(left) account task(s) before stopping") }
+        guard left > 0 else { return }
+        // A forced stop (the group's deadline, a second signal) cancels the wait: say what was cut short.
+        let unfinished = work.running
+        if unfinished > 0 {
+            work.logger.warning("stopping with \(unfinished) of \(left) account task(s) unfinished")
+        } else {
+            work.logger.info("finished \(left) account task(s) before stopping")
+        }
     }
 }

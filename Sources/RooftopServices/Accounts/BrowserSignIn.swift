@@ -12,9 +12,14 @@ import RooftopStorage
 package struct BrowserSignIn: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
+    /// The request it serves: what the audit log, the session's device and the triggers are told.
+    let origin: RequestOrigin
 
-    /// The use case over `accounts`.
-    package init(accounts: Accounts) { self.accounts = accounts }
+    /// The use case over `accounts`, serving a request from `origin`.
+    package init(accounts: Accounts, origin: RequestOrigin) {
+        self.accounts = accounts
+        self.origin = origin
+    }
 
     /// How long a person has to sign in at the provider (ms).
     static let browserFlowLifetime: Int64 = 600_000
@@ -105,7 +110,7 @@ package struct BrowserSignIn: Sendable {
                 identity = try await browser.redeem(code: code, verifier: verifier, redirectURI: callback, nonce: nonce)
                 guard identity.provider == name, !identity.subject.isEmpty else { throw ParseError.internalError }
             } catch let error as ParseError where error.code == .objectNotFound {
-                await accounts.audit.record(.loginFailed, userId: nil, reason: "provider token refused", detail: name)
+                await accounts.audit.record(.loginFailed, userId: nil, reason: "provider token refused", detail: name, origin: origin)
                 throw error
             }
             if formPost, identity.name == nil { identity.name = Self.formPostName(query["user"]) }
@@ -146,17 +151,18 @@ package struct BrowserSignIn: Sendable {
         guard accounts.tokens.pkceChallenge(verifier) == challenge else { throw invalid }
         if let link = record["link"]?.stringValue {
             let principal = try await accounts.objects.roles.principal(forUser: link)
-            _ = try await UserChanges(accounts: accounts).updateUser(
+            _ = try await UserChanges(accounts: accounts, origin: origin).updateUser(
                 link, body: ["authData": .object([identity.provider: .object([:])])], principal: principal, installationId: nil,
                 verified: identity)
             guard let user = try await accounts.directory.user(link) else { throw invalid }
-            try await accounts.loginTrigger(.beforeLogin, user)
-            let token = try await accounts.openSession(for: user, action: "login", provider: identity.provider, installationId: installationId)
-            await accounts.audit.record(.login, userId: link, detail: identity.provider)
-            try await accounts.loginTrigger(.afterLogin, user)
+            try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
+            let token = try await accounts.openSession(
+                for: user, action: "login", provider: identity.provider, installationId: installationId, origin: origin)
+            await accounts.audit.record(.login, userId: link, detail: identity.provider, origin: origin)
+            try await accounts.loginTrigger(.afterLogin, user, origin: origin)
             return Accounts.withToken(user.json, token)
         }
-        let result = try await SignUp(accounts: accounts).signUp(body: [:], installationId: installationId, verified: [identity])
+        let result = try await SignUp(accounts: accounts, origin: origin).signUp(body: [:], installationId: installationId, verified: [identity])
         guard let token = result.sessionToken else { throw Accounts.emailNotVerified }
         return Accounts.withToken(result.user.json, token)
     }

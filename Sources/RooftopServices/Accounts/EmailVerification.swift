@@ -8,9 +8,14 @@ import RooftopStorage
 package struct EmailVerification: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
+    /// The request it serves: what the audit log, the session's device and the triggers are told.
+    let origin: RequestOrigin
 
-    /// The use case over `accounts`.
-    package init(accounts: Accounts) { self.accounts = accounts }
+    /// The use case over `accounts`, serving a request from `origin`.
+    package init(accounts: Accounts, origin: RequestOrigin) {
+        self.accounts = accounts
+        self.origin = origin
+    }
 
     /// `POST /verificationEmailRequest`: a new link for an unverified address. By default the
     /// answer is `{}` whether the address is unknown, unverified or verified.
@@ -88,7 +93,7 @@ package struct EmailVerification: Sendable {
         } catch let error as ParseError where error.code == .objectNotFound {
             return .invalid
         }
-        await accounts.audit.record(.emailVerified, userId: user.objectId)
+        await accounts.audit.record(.emailVerified, userId: user.objectId, origin: origin)
         return .verified(username: user.fields["username"]?.stringValue ?? "")
     }
 

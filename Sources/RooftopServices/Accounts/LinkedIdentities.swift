@@ -14,7 +14,7 @@ struct LinkedIdentities: Sendable {
     /// The identity `authData.<name>` proves: 252 for a provider that isn't enabled, 107 for a
     /// shape that isn't an object, the provider's own answer (101 for a token that doesn't
     /// validate, recorded as a failed login) otherwise. Nothing is written here.
-    func verify(_ name: String, _ data: JSON) async throws -> VerifiedIdentity {
+    func verify(_ name: String, _ data: JSON, origin: RequestOrigin) async throws -> VerifiedIdentity {
         let provider = try providers.provider(name)
         guard case .object(let members) = data else { throw ParseError(.invalidJSON, "authData.\(name) must be an object.") }
         do {
@@ -22,7 +22,7 @@ struct LinkedIdentities: Sendable {
             guard identity.provider == name, !identity.subject.isEmpty else { throw ParseError.internalError }
             return identity
         } catch let error as ParseError where error.code == .objectNotFound {
-            await audit.record(.loginFailed, userId: nil, reason: "provider token refused", detail: name)
+            await audit.record(.loginFailed, userId: nil, reason: "provider token refused", detail: name, origin: origin)
             throw error
         }
     }
@@ -35,7 +35,7 @@ struct LinkedIdentities: Sendable {
     /// A `verified` identity (the browser sign-in's) is used as is for its provider.
     func apply(
         _ authData: JSON, to write: inout ObjectWrite, userId: String, principal: Principal, settingPassword: Bool,
-        verified: VerifiedIdentity? = nil
+        verified: VerifiedIdentity? = nil, origin: RequestOrigin
     ) async throws {
         guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
         let field = try FieldName("authData")
@@ -53,7 +53,7 @@ struct LinkedIdentities: Sendable {
             if verified?.provider != name, principal.userId == userId, try Self.isUnchanged(name, data, current, providers) {
                 continue
             }
-            let identity = if let verified, verified.provider == name { verified } else { try await verify(name, data) }
+            let identity = if let verified, verified.provider == name { verified } else { try await verify(name, data, origin: origin) }
             if let owner = try await directory.user(linkedTo: [(name, identity.subject, .null)]), owner.objectId != userId {
                 throw ParseError(ParseError.Code.accountAlreadyLinked, "this auth is already used")
             }

@@ -1,5 +1,5 @@
 package import RooftopCore
-package import RooftopStorage
+import RooftopStorage
 
 /// Logging in with a password (`/login`), checking one without a session (`/verifyPassword`),
 /// and the master key's `/loginAs`: the same 101 for every failure, after the same bcrypt
@@ -7,19 +7,24 @@ package import RooftopStorage
 package struct LogIn: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
+    /// The request it serves: what the audit log, the session's device and the triggers are told.
+    let origin: RequestOrigin
 
-    /// The use case over `accounts`.
-    package init(accounts: Accounts) { self.accounts = accounts }
+    /// The use case over `accounts`, serving a request from `origin`.
+    package init(accounts: Accounts, origin: RequestOrigin) {
+        self.accounts = accounts
+        self.origin = origin
+    }
 
     /// Logs in by username (or an email typed into it) or by email; the same 101 for every
     /// failure, after the same bcrypt work, so neither the answer nor its timing tells whether
     /// an account exists.
     package func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
         let user = try await checkCredentials(params)
-        try await accounts.loginTrigger(.beforeLogin, user)
-        let token = try await accounts.openSession(for: user, action: "login", provider: "password", installationId: installationId)
-        await accounts.audit.record(.login, userId: user.objectId, detail: "password")
-        try await accounts.loginTrigger(.afterLogin, user)
+        try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
+        let token = try await accounts.openSession(for: user, action: "login", provider: "password", installationId: installationId, origin: origin)
+        await accounts.audit.record(.login, userId: user.objectId, detail: "password", origin: origin)
+        try await accounts.loginTrigger(.afterLogin, user, origin: origin)
         return (user, token)
     }
 
@@ -29,7 +34,7 @@ package struct LogIn: Sendable {
         do {
             return try await verifyCredentials(params)
         } catch let failure as LoginFailure {
-            await accounts.audit.record(.loginFailed, userId: failure.userId, reason: failure.reason)
+            await accounts.audit.record(.loginFailed, userId: failure.userId, reason: failure.reason, origin: origin)
             throw failure.error
         }
     }
@@ -66,7 +71,7 @@ package struct LogIn: Sendable {
         // tickets up to the threshold are verified, so parallel guesses can't exceed it.
         if let user = found {
             do {
-                try await accounts.lockout.takeTicket(user)
+                try await accounts.lockout.takeTicket(user, origin: origin)
             } catch let error as ParseError {
                 throw LoginFailure(error: error, userId: user.objectId, reason: "locked")
             }
@@ -74,7 +79,7 @@ package struct LogIn: Sendable {
         let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.passwords.hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
         let matches = await accounts.passwords.matches(password, hash: hash)
-        if let user = found { try await accounts.lockout.settleTicket(user, succeeded: matches && passwordValue.stringValue != nil) }
+        if let user = found { try await accounts.lockout.settleTicket(user, succeeded: matches && passwordValue.stringValue != nil, origin: origin) }
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
             throw LoginFailure(error: invalid, userId: found?.objectId, reason: found == nil ? "unknown user" : "wrong password")
@@ -112,8 +117,8 @@ package struct LogIn: Sendable {
         guard ObjectId.isPlausible(userId), let user = try await accounts.directory.user(userId) else {
             throw ParseError(.objectNotFound, "user not found")
         }
-        let token = try await accounts.openSession(for: user, action: "login", provider: "masterkey", installationId: installationId)
-        await accounts.audit.record(.loginAs, userId: user.objectId)
+        let token = try await accounts.openSession(for: user, action: "login", provider: "masterkey", installationId: installationId, origin: origin)
+        await accounts.audit.record(.loginAs, userId: user.objectId, origin: origin)
         return (user, token)
     }
 

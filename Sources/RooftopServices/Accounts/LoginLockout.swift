@@ -25,7 +25,7 @@ struct LoginLockout: Sendable {
     /// Counts this attempt before the password is checked: one atomic increment of
     /// `_failed_login_count`. An attempt numbered past the threshold is refused without running
     /// bcrypt, and starts (or keeps) the lock; an expired lock starts a fresh count.
-    func takeTicket(_ user: StoredObject) async throws {
+    func takeTicket(_ user: StoredObject, origin: RequestOrigin) async throws {
         guard let lockout = rule else { return }
         let now = Double(clock.now().millisecondsSince1970)
         if let until = user.fields[InternalField.lockoutExpiresAt.rawValue]?.numberValue {
@@ -41,14 +41,14 @@ struct LoginLockout: Sendable {
         ])
         guard case .updated(_, let echo)? = outcome.first, let ticket = echo[InternalField.failedLoginCount.rawValue]?.numberValue else { return }
         if Int(ticket) > lockout.threshold {
-            try await lock(user.objectId, now: now, lockout: lockout)
+            try await lock(user.objectId, now: now, lockout: lockout, origin: origin)
             throw lockedError(lockout)
         }
     }
 
     /// After the password check: success clears the count; the failure that reaches the
     /// threshold locks the account.
-    func settleTicket(_ user: StoredObject, succeeded: Bool) async throws {
+    func settleTicket(_ user: StoredObject, succeeded: Bool, origin: RequestOrigin) async throws {
         guard let lockout = rule else { return }
         if succeeded {
             try await reset(user.objectId)
@@ -58,13 +58,13 @@ struct LoginLockout: Sendable {
         let current = try await directory.user(user.objectId)
         let count = Int(current?.fields[InternalField.failedLoginCount.rawValue]?.numberValue ?? 0)
         if count >= lockout.threshold, current?.fields[InternalField.lockoutExpiresAt.rawValue] == nil {
-            try await lock(user.objectId, now: Double(clock.now().millisecondsSince1970), lockout: lockout)
+            try await lock(user.objectId, now: Double(clock.now().millisecondsSince1970), lockout: lockout, origin: origin)
         }
     }
 
     /// Locks `userId` for `lockout.duration` from `now` (milliseconds), recorded in the audit log.
-    func lock(_ userId: String, now: Double, lockout: AccountsConfiguration.Lockout) async throws {
-        await audit.record(.lockout, userId: userId)
+    func lock(_ userId: String, now: Double, lockout: AccountsConfiguration.Lockout, origin: RequestOrigin) async throws {
+        await audit.record(.lockout, userId: userId, origin: origin)
         var write = ObjectWrite()
         write.operations = [(FieldPath(field: .internal(.lockoutExpiresAt)), .set(.number(now + Double(lockout.duration) * 1000)))]
         try await server.write([

@@ -1,6 +1,6 @@
 package import RooftopCore
 import RooftopMail
-package import RooftopStorage
+import RooftopStorage
 
 /// Password reset by mail (`/requestPasswordReset`, the hosted reset form): a single-use link
 /// token, stored as its digest and consumed by one conditional update, the answer given before
@@ -8,9 +8,14 @@ package import RooftopStorage
 package struct PasswordReset: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
+    /// The request it serves: what the audit log, the session's device and the triggers are told.
+    let origin: RequestOrigin
 
-    /// The use case over `accounts`.
-    package init(accounts: Accounts) { self.accounts = accounts }
+    /// The use case over `accounts`, serving a request from `origin`.
+    package init(accounts: Accounts, origin: RequestOrigin) {
+        self.accounts = accounts
+        self.origin = origin
+    }
 
     /// `POST /requestPasswordReset`: mails a link to choose a new password. By default the
     /// answer is `{}` whether or not the address belongs to someone, and it is given before
@@ -27,10 +32,9 @@ package struct PasswordReset: Sendable {
         if accounts.config.resetPasswordSuccessOnInvalidEmail || alwaysInBackground {
             // The trigger runs with the rest, after the answer: a refusal sends no mail but
             // cannot show in an answer that must not tell known addresses from unknown ones.
-            let caller = CloudCaller.current
             accounts.background.start("password reset") {
                 guard case let (user, address)? = try await passwordResetCandidate(email) else { return }
-                try await CloudCaller.$current.withValue(caller) { try await accounts.loginTrigger(.beforePasswordResetRequest, user) }
+                try await accounts.loginTrigger(.beforePasswordResetRequest, user, origin: origin)
                 try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage, to: address)
             }
             return
@@ -39,7 +43,7 @@ package struct PasswordReset: Sendable {
         guard case let (user, address)? = try await passwordResetCandidate(email) else {
             throw ParseError(.objectNotFound, "A user with that email does not exist.")
         }
-        try await accounts.loginTrigger(.beforePasswordResetRequest, user)
+        try await accounts.loginTrigger(.beforePasswordResetRequest, user, origin: origin)
         accounts.background.start("password reset") { try await issuePasswordReset(for: user, acceptLanguage: acceptLanguage, to: address) }
     }
 
@@ -54,7 +58,7 @@ package struct PasswordReset: Sendable {
             .field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))),
         ])
         let found = try await accounts.directory.find(.user, query, limit: 2).first { $0.fields[InternalField.emailKey.rawValue]?.stringValue == key }
-        if found == nil, let previous = try await SecurityNotices(accounts: accounts).previousOwner(of: email) {
+        if found == nil, let previous = try await SecurityNotices(accounts: accounts, origin: origin).previousOwner(of: email) {
             return (previous.user, previous.address)
         }
         guard let user = found, user.fields["email"] != nil else { return nil }
@@ -135,8 +139,8 @@ package struct PasswordReset: Sendable {
             return .invalid
         }
         await accounts.sessions.forget(.userSessions(userId: user.objectId))
-        await accounts.audit.record(.passwordReset, userId: user.objectId)
-        SecurityNotices(accounts: accounts).notify(.passwordChanged, userId: user.objectId)
+        await accounts.audit.record(.passwordReset, userId: user.objectId, origin: origin)
+        SecurityNotices(accounts: accounts, origin: origin).notify(.passwordChanged, userId: user.objectId)
         return .changed
     }
 

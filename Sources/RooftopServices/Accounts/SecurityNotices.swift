@@ -16,9 +16,14 @@ import RooftopStorage
 package struct SecurityNotices: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
+    /// The request it serves: what the audit log, the session's device and the triggers are told.
+    let origin: RequestOrigin
 
-    /// The use case over `accounts`.
-    package init(accounts: Accounts) { self.accounts = accounts }
+    /// The use case over `accounts`, serving a request from `origin`.
+    package init(accounts: Accounts, origin: RequestOrigin) {
+        self.accounts = accounts
+        self.origin = origin
+    }
 
     /// How long a device stays known to an account after its last sign-in (about 13 months).
     static let knownDeviceLifetime: Int64 = 400 * 86_400_000
@@ -26,22 +31,23 @@ package struct SecurityNotices: Sendable {
     /// Sends `notice` about `userId` (in the background) when its kind is on and mail is set up.
     func notify(_ notice: SecurityNotice, userId: String) {
         guard let mail = accounts.mail, isEnabled(notice) else { return }
-        let client = ClientInfo.current
         let now = accounts.objects.clock.now()
         accounts.background.start("security notice") {
             guard let user = try await accounts.directory.user(userId) else { return }
             switch notice {
             case .signedIn(let installationId, let device):
-                guard try await rememberDevice(of: userId, installationId: installationId, client: client), !Self.isAnonymous(user) else {
+                guard try await rememberDevice(of: userId, installationId: installationId), !Self.isAnonymous(user) else {
                     return
                 }
                 await send(.newDevice, about: user, device: device, at: now, mail: mail)
             case .signedUp(let installationId):
-                _ = try await rememberDevice(of: userId, installationId: installationId, client: client)
+                _ = try await rememberDevice(of: userId, installationId: installationId)
             case .passwordChanged:
-                await send(.passwordChanged, about: user, device: await accounts.devices.fields(installationId: nil, at: now), at: now, mail: mail)
+                await send(
+                    .passwordChanged, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
+                    mail: mail)
             case .emailChanged(let old):
-                let device = await accounts.devices.fields(installationId: nil, at: now)
+                let device = await accounts.devices.fields(installationId: nil, at: now, origin: origin)
                 guard let new = user.fields["email"]?.stringValue, old.map(AccountKey.normalize) != AccountKey.normalize(new) else { return }
                 // The old address learns where the account went (partly hidden); the new one
                 // learns nothing about the account but that it exists.
@@ -52,11 +58,13 @@ package struct SecurityNotices: Sendable {
                 await send(.emailAdded, about: user, device: device, at: now, mail: mail)
             case .providerLinked(let provider):
                 await send(
-                    .providerLinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now), at: now, mail: mail,
+                    .providerLinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
+                    mail: mail,
                     extra: ["provider": provider])
             case .providerUnlinked(let provider):
                 await send(
-                    .providerUnlinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now), at: now, mail: mail,
+                    .providerUnlinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
+                    mail: mail,
                     extra: ["provider": provider])
             }
         }
@@ -80,10 +88,10 @@ package struct SecurityNotices: Sendable {
     /// ever recorded (the sign-up's, or the first sign-in after an upgrade). A device is its
     /// installation id, else the coarse network and the `User-Agent`. The record is kept in the
     /// database (shared by every node) under digests, never the ids themselves.
-    func rememberDevice(of userId: String, installationId: String?, client: ClientInfo) async throws -> Bool {
+    func rememberDevice(of userId: String, installationId: String?) async throws -> Bool {
         let device =
             installationId.map { "installation:" + $0.lowercased() }
-            ?? "network:\(client.ip.map(SessionDevices.coarseAddress) ?? "")|agent:\(String((client.userAgent ?? "").prefix(512)))"
+            ?? "network:\(origin.clientIP.map(SessionDevices.coarseAddress) ?? "")|agent:\(String((origin.userAgent ?? "").prefix(512)))"
         let now = accounts.objects.clock.now().millisecondsSince1970
         let store = accounts.server.store
         let deviceKey = "device:" + accounts.tokens.digest(userId + "\n" + device)
@@ -115,7 +123,7 @@ package struct SecurityNotices: Sendable {
         let language = mail.locale.choose(userLocale: user.fields["locale"]?.stringValue, acceptLanguage: nil)
         var values = [
             "appName": mail.appName, "username": user.fields["username"]?.stringValue ?? "",
-            "time": Self.noticeTime(now), "device": Self.describe(device, language: language),
+            "time": Self.noticeTime(now), "device": Self.describe(device, language: language, userAgent: origin.userAgent),
             "address": device["createdAddress"]?.stringValue ?? (language == "ja" ? "不明" : "unknown"),
             "link": mail.page("forgot_password"),
         ]
@@ -149,12 +157,12 @@ package struct SecurityNotices: Sendable {
 
     /// `Ana's iPhone (ios, Todo 2.1)`, or the client's `User-Agent`, or "unknown"; one line of
     /// at most 160 characters (the values are the client's own words).
-    static func describe(_ device: [String: JSON], language: String) -> String {
+    static func describe(_ device: [String: JSON], language: String, userAgent: String?) -> String {
         let field = { (key: String) in device[key]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
         let app = [field("appName"), field("appVersion")].compactMap { $0 }.joined(separator: " ")
         let details = [field("deviceType"), app.isEmpty ? nil : app].compactMap { $0 }.joined(separator: ", ")
         var text = field("deviceName").map { details.isEmpty ? $0 : "\($0) (\(details))" } ?? (details.isEmpty ? nil : details)
-        if text == nil, let agent = ClientInfo.current.userAgent, !agent.isEmpty { text = agent }
+        if text == nil, let agent = userAgent, !agent.isEmpty { text = agent }
         let line = MailMessage.clean(text ?? (language == "ja" ? "不明" : "unknown"))
         return line.count > 160 ? String(line.prefix(159)) + "…" : line
     }

@@ -29,9 +29,9 @@ package struct SessionDevices: Sendable {
     /// The device fields of a new session: from the installation the request named (its
     /// `deviceName`, `deviceType`, `appName`, `appVersion`), the coarse client address, and
     /// `lastUsedAt` (now).
-    func fields(installationId: String?, at now: ParseDate) async -> [String: JSON] {
+    func fields(installationId: String?, at now: ParseDate, origin: RequestOrigin) async -> [String: JSON] {
         var fields: [String: JSON] = ["lastUsedAt": ["__type": "Date", "iso": .string(now.iso)]]
-        if let ip = ClientInfo.current.ip { fields["createdAddress"] = .string(Self.coarseAddress(ip)) }
+        if let ip = origin.clientIP { fields["createdAddress"] = .string(Self.coarseAddress(ip)) }
         guard let installationId, let idField = try? FieldName("installationId"),
             let installation = try? await server.find(
                 .installation, .field(FieldPath(field: idField), .equals(.string(installationId.lowercased()))), limit: 1

@@ -7,9 +7,14 @@ import RooftopStorage
 package struct SessionManagement: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
+    /// The request it serves: what the audit log, the session's device and the triggers are told.
+    let origin: RequestOrigin
 
-    /// The use case over `accounts`.
-    package init(accounts: Accounts) { self.accounts = accounts }
+    /// The use case over `accounts`, serving a request from `origin`.
+    package init(accounts: Accounts, origin: RequestOrigin) {
+        self.accounts = accounts
+        self.origin = origin
+    }
 
     /// Fields of `_Session` only the server sets.
     static let serverOwnedSessionFields = Set([
@@ -80,7 +85,7 @@ package struct SessionManagement: Sendable {
         _ = try await accounts.sessions.owned(sessionId, by: principal)
         try await accounts.server.write([AsServer.delete(.session, sessionId)])
         await accounts.sessions.forget(.sessions(ids: [sessionId]))
-        await accounts.audit.record(.sessionRevoked, userId: principal.userId, detail: sessionId)
+        await accounts.audit.record(.sessionRevoked, userId: principal.userId, detail: sessionId, origin: origin)
     }
 
     /// `POST /sessions`: a further session for the signed-in user (server fields are refused).
@@ -99,11 +104,11 @@ package struct SessionManagement: Sendable {
         guard
             case .insert(_, let id, let at, var write, let grant) = try accounts.sessions.insert(
                 userId: userId, token: token, action: "create", installationId: installation, at: now,
-                device: await accounts.devices.fields(installationId: installation, at: now))
+                device: await accounts.devices.fields(installationId: installation, at: now, origin: origin))
         else { throw ParseError.internalError }
         write.operations += custom.operations
         try await accounts.server.write([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])
-        try await accounts.sessions.trim(of: userId, keeping: id)
+        try await accounts.sessions.trim(of: userId, keeping: id, origin: origin)
         return [
             "objectId": .string(id), "createdAt": .string(at.iso), "sessionToken": .string(token),
             "user": ObjectRef(className: .user, objectId: userId).pointerJSON,
@@ -121,7 +126,9 @@ package struct SessionManagement: Sendable {
         }
         guard !revoked.isEmpty else { return 0 }
         await accounts.sessions.forget(.sessions(ids: revoked))
-        for id in revoked { await accounts.audit.record(.sessionRevoked, userId: userId, detail: "signed out from another device: \(id)") }
+        for id in revoked {
+            await accounts.audit.record(.sessionRevoked, userId: userId, detail: "signed out from another device: \(id)", origin: origin)
+        }
         return revoked.count
     }
 }

@@ -1,6 +1,6 @@
 import Logging
 package import RooftopCore
-package import RooftopStorage
+import RooftopStorage
 
 /// Signing up (`POST /users`): a new user and its first session in one transaction, or, when
 /// `authData` names an identity already linked, a login of that user (200). Passwords are
@@ -8,9 +8,14 @@ package import RooftopStorage
 package struct SignUp: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
+    /// The request it serves: what the audit log, the session's device and the triggers are told.
+    let origin: RequestOrigin
 
-    /// The use case over `accounts`.
-    package init(accounts: Accounts) { self.accounts = accounts }
+    /// The use case over `accounts`, serving a request from `origin`.
+    package init(accounts: Accounts, origin: RequestOrigin) {
+        self.accounts = accounts
+        self.origin = origin
+    }
 
     /// The outcome of `POST /users`.
     package struct SignUpResult: Sendable {
@@ -30,7 +35,7 @@ package struct SignUp: Sendable {
         body: [String: JSON], installationId: String?, acceptLanguage: String? = nil, verified: [VerifiedIdentity]? = nil
     ) async throws -> SignUpResult {
         try AccountInput.refuseDottedAccountKeys(body)
-        let principal = CloudCaller.current.principal
+        let principal = origin.caller.principal
         var fields = body
         var identities: [(provider: String, id: String, data: JSON)] = []
         if let verified {
@@ -38,7 +43,7 @@ package struct SignUp: Sendable {
         } else if let authData = fields.removeValue(forKey: "authData") {
             guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
             for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
-                let identity = try await accounts.identities.verify(name, data)
+                let identity = try await accounts.identities.verify(name, data, origin: origin)
                 identities.append((name, identity.subject, AuthProviders.storedData(identity)))
             }
         }
@@ -49,7 +54,7 @@ package struct SignUp: Sendable {
             if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
         }
         // Only now: an `authData` that named an existing user was a login (beforeLogin ran).
-        fields = try await accounts.beforeUserSave(fields, userId: nil, principal: principal)
+        fields = try await accounts.beforeUserSave(fields, userId: nil, principal: principal, origin: origin)
         // `/schemas` field options hold for sign-ups as for any create: defaults fill what is
         // left out, and a required field left empty is 142 before anything is written.
         if let schema = try await accounts.server.schema(.user) { fields = try schema.applyingFieldOptions(toCreate: fields) }
@@ -113,7 +118,7 @@ package struct SignUp: Sendable {
                 try accounts.sessions.insert(
                     userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
                     provider: identities.first?.provider ?? "password", installationId: installationId, at: now,
-                    device: await accounts.devices.fields(installationId: installationId, at: now)))
+                    device: await accounts.devices.fields(installationId: installationId, at: now, origin: origin)))
         }
         let outcomes: [WriteOutcome]
         do {
@@ -124,9 +129,11 @@ package struct SignUp: Sendable {
             return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
-        await accounts.audit.record(.signup, userId: user.objectId, detail: identities.first?.provider)
-        if token != nil { SecurityNotices(accounts: accounts).notify(.signedUp(installationId: installationId), userId: user.objectId) }
-        await accounts.afterUserSave(user.objectId, original: nil, principal: principal)
+        await accounts.audit.record(.signup, userId: user.objectId, detail: identities.first?.provider, origin: origin)
+        if token != nil {
+            SecurityNotices(accounts: accounts, origin: origin).notify(.signedUp(installationId: installationId), userId: user.objectId)
+        }
+        await accounts.afterUserSave(user.objectId, original: nil, principal: principal, origin: origin)
         if let verifyToken { await accounts.sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
         if verifyToken != nil && accounts.config.preventSignupWithUnverifiedEmail { throw Accounts.emailNotVerified }
         return SignUpResult(user: user, sessionToken: token, created: true)
@@ -134,10 +141,10 @@ package struct SignUp: Sendable {
 
     /// A login through `authData` that named an existing user (sign-up answers 200 then).
     func logIn(_ user: StoredObject, provider: String, installationId: String?) async throws -> SignUpResult {
-        try await accounts.loginTrigger(.beforeLogin, user)
-        let token = try await accounts.openSession(for: user, action: "login", provider: provider, installationId: installationId)
-        await accounts.audit.record(.login, userId: user.objectId, detail: provider)
-        try await accounts.loginTrigger(.afterLogin, user)
+        try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
+        let token = try await accounts.openSession(for: user, action: "login", provider: provider, installationId: installationId, origin: origin)
+        await accounts.audit.record(.login, userId: user.objectId, detail: provider, origin: origin)
+        try await accounts.loginTrigger(.afterLogin, user, origin: origin)
         return SignUpResult(user: user, sessionToken: token, created: false)
     }
 

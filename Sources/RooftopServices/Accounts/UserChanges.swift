@@ -8,9 +8,14 @@ import RooftopStorage
 package struct UserChanges: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
+    /// The request it serves: what the audit log, the session's device and the triggers are told.
+    let origin: RequestOrigin
 
-    /// The use case over `accounts`.
-    package init(accounts: Accounts) { self.accounts = accounts }
+    /// The use case over `accounts`, serving a request from `origin`.
+    package init(accounts: Accounts, origin: RequestOrigin) {
+        self.accounts = accounts
+        self.origin = origin
+    }
 
     /// `PUT /users/:id`: only the user itself (or the master key) may, else 206. A new password
     /// is hashed and ends every session of the user; the answer then carries a fresh token.
@@ -22,7 +27,7 @@ package struct UserChanges: Sendable {
         try checkSelf(userId, principal)
         try AccountInput.refuseDottedAccountKeys(body)
         let original = await accounts.userBeforeWrite(userId, for: .afterSave)
-        var fields = try await accounts.beforeUserSave(body, userId: userId, principal: principal)
+        var fields = try await accounts.beforeUserSave(body, userId: userId, principal: principal, origin: origin)
         // A required field can't be cleared through the account route either.
         try await accounts.server.schema(.user)?.checkFieldOptions(update: fields)
         let username = try Self.takeString(&fields, "username")
@@ -42,7 +47,7 @@ package struct UserChanges: Sendable {
         if authData != nil { linkedBefore = Set(LinkedIdentities.providers(of: try await accounts.directory.user(userId))) }
         if let authData {
             try await accounts.identities.apply(
-                authData, to: &write, userId: userId, principal: principal, settingPassword: password != nil, verified: verified)
+                authData, to: &write, userId: userId, principal: principal, settingPassword: password != nil, verified: verified, origin: origin)
         }
         if let id = write.objectId, id != userId { throw ParseError(.invalidKeyName, "objectId is an invalid field name.") }
         write.objectId = nil
@@ -89,28 +94,28 @@ package struct UserChanges: Sendable {
         let outcomes = try await accounts.server.write([update] + operations)
         if password != nil {
             await accounts.sessions.forget(.userSessions(userId: userId))
-            await accounts.audit.record(.passwordChanged, userId: userId, detail: principal.isMaster ? "master key" : nil)
-            SecurityNotices(accounts: accounts).notify(.passwordChanged, userId: userId)
+            await accounts.audit.record(.passwordChanged, userId: userId, detail: principal.isMaster ? "master key" : nil, origin: origin)
+            SecurityNotices(accounts: accounts, origin: origin).notify(.passwordChanged, userId: userId)
         }
         if email != nil {
-            await accounts.audit.record(.emailChanged, userId: userId)
-            SecurityNotices(accounts: accounts).notify(.emailChanged(old: current?.fields["email"]?.stringValue), userId: userId)
+            await accounts.audit.record(.emailChanged, userId: userId, origin: origin)
+            SecurityNotices(accounts: accounts, origin: origin).notify(.emailChanged(old: current?.fields["email"]?.stringValue), userId: userId)
         }
         if case .object(let entries)? = body["authData"] {
             for (provider, data) in entries.sorted(by: { $0.key < $1.key }) {
-                await accounts.audit.record(data == .null ? .providerUnlinked : .providerLinked, userId: userId, detail: provider)
+                await accounts.audit.record(data == .null ? .providerUnlinked : .providerLinked, userId: userId, detail: provider, origin: origin)
                 if data == .null, linkedBefore.contains(provider) {
-                    SecurityNotices(accounts: accounts).notify(.providerUnlinked(provider), userId: userId)
+                    SecurityNotices(accounts: accounts, origin: origin).notify(.providerUnlinked(provider), userId: userId)
                 }
                 if data != .null, !linkedBefore.contains(provider) {
-                    SecurityNotices(accounts: accounts).notify(.providerLinked(provider), userId: userId)
+                    SecurityNotices(accounts: accounts, origin: origin).notify(.providerLinked(provider), userId: userId)
                 }
             }
         }
         if let verifyToken, let user = try await accounts.directory.user(userId) {
             await accounts.sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage)
         }
-        await accounts.afterUserSave(userId, original: original, principal: principal)
+        await accounts.afterUserSave(userId, original: original, principal: principal, origin: origin)
         guard let first = outcomes.first else { throw ParseError.internalError }
         var answer = try Objects.response(to: first)
         if let newToken { answer["sessionToken"] = .string(newToken) }

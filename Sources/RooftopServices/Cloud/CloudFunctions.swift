@@ -28,13 +28,14 @@ package struct CloudFunctions: Sendable {
     /// The names of the registered functions, sorted.
     package var names: [String] { handlers.functions.keys.sorted() }
 
-    /// Runs function `name` with `params` for `caller`; its result.
+    /// Runs function `name` with `params` for the request from `origin`; its result.
     ///
     /// 141 "Invalid function" for a name nothing registered, as Parse; a `ParseError` the handler
     /// throws as is; any other failure 141 with a generic message (the detail is logged); 124 when
     /// it outlives its time limit.
-    package func call(_ name: String, params: [String: JSON], caller: CloudCaller) async throws -> JSON {
-        let call = FunctionCall(name: name, params: params, caller: caller, objects: objects)
+    package func call(_ name: String, params: [String: JSON], origin: RequestOrigin) async throws -> JSON {
+        // The handler's own reads and writes are told the same caller (their triggers).
+        let call = FunctionCall(name: name, params: params, caller: origin.caller, objects: objects.serving(origin))
         guard let function = handlers.functions[name] else {
             let url: String?
             do {

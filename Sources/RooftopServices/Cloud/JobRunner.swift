@@ -47,10 +47,9 @@ package final class JobRunner: Service, Sendable {
         // still removed.
         running.withLock { runs in
             runs[statusId] = Task { [self] in
-                // A run has no caller: not the request that started it (its headers, address).
-                await CloudCaller.$current.withValue(.server) {
-                    await finish(statusId, name: name, outcome: await outcome(of: job, call))
-                }
+                // A run has no caller: not the request that started it (its headers, address);
+                // these are the server's own use cases (`RequestOrigin.server`).
+                await finish(statusId, name: name, outcome: await outcome(of: job, call))
             }
         }
         return statusId

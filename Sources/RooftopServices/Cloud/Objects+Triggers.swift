@@ -5,11 +5,9 @@ import RooftopStorage
 /// route passes here (direct, `_method`, `/batch`, transactions, installations, handlers' own
 /// writes), so a trigger cannot be gone around by choosing another route.
 extension Objects {
-    /// The caller as the current request describes it, acting with `principal`.
+    /// The caller as the served request describes it, acting with `principal`.
     func triggerCaller(_ principal: Principal) -> CloudCaller {
-        var caller = CloudCaller.current
-        caller.principal = principal
-        return caller
+        origin.acting(as: principal).caller
     }
 
     /// The object as `principal` may read it (nil when it does not exist or is not readable),
@@ -104,7 +102,7 @@ extension Objects {
 
     /// After a write: each written object's after-save or after-delete trigger, in order.
     func afterTriggers(_ operations: [WriteOperation], originals: [String: [String: JSON]]) async {
-        let caller = CloudCaller.current
+        let caller = origin.caller
         for operation in operations {
             let key = operation.className.rawValue + "/" + operation.objectId
             var event: TriggerEvent

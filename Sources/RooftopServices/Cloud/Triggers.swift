@@ -80,9 +80,3 @@ package struct TriggerKey: Hashable, Sendable {
         self.className = className
     }
 }
-
-extension CloudCaller {
-    /// The request being served, as the HTTP layer describes it to triggers; `server` outside
-    /// any request (jobs, maintenance).
-    @TaskLocal package static var current = CloudCaller.server
-}

@@ -1,5 +1,5 @@
 import Foundation
-package import RooftopCore
+import RooftopCore
 package import RooftopStorage
 
 /// An admin's role: `owner` may change things, `read-only` may only look.
@@ -9,7 +9,7 @@ package enum ConsoleRole: String, Sendable, CaseIterable, Codable {
 }
 
 /// One admin as stored (JSON in `_CONSOLE`, kind `admin`, keyed by name).
-package struct ConsoleAdmin: Sendable, Codable, Equatable {
+package struct ConsoleAdmin: Sendable, Codable, ConsoleRecordValue, Equatable {
     /// The bcrypt hash of the password.
     package var hash: String
     /// What the admin may do.
@@ -76,7 +76,7 @@ package struct ConsoleAdmins: Sendable {
         let secret = totp ? codes.newSecret() : nil
         let admin = ConsoleAdmin(
             hash: try await hasher.hash(password), role: role, totp: secret.map(Base32.encode), createdAt: clock.now().millisecondsSince1970)
-        guard try await store.insertConsoleRecord(ConsoleRecord(kind: Self.kind, key: name, owner: name, value: try Self.encode(admin))) else {
+        guard try await store.insertConsoleRecord(ConsoleRecord(kind: Self.kind, key: name, owner: name, value: try admin.recordText())) else {
             throw Refusal(description: "an admin named \(name) already exists")
         }
         return secret
@@ -85,14 +85,14 @@ package struct ConsoleAdmins: Sendable {
     /// Every admin, by name.
     package func list() async throws -> [(name: String, admin: ConsoleAdmin)] {
         try await store.consoleRecords(kind: Self.kind, limit: 10_000).compactMap { record in
-            (try? Self.decode(record.value)).map { (record.key, $0) }
+            (try? ConsoleAdmin(recordText: record.value)).map { (record.key, $0) }
         }
     }
 
     /// One admin.
     package func admin(_ name: String) async throws -> ConsoleAdmin? {
         guard Self.isValidName(name), let record = try await store.consoleRecord(kind: Self.kind, key: name) else { return nil }
-        return try Self.decode(record.value)
+        return try ConsoleAdmin(recordText: record.value)
     }
 
     /// Deletes an admin and ends their sessions; false when there was none.
@@ -134,7 +134,7 @@ package struct ConsoleAdmins: Sendable {
     package func signIn(name: String, password: String, code: String?) async throws -> Result<ConsoleAdmin, SignInFailure> {
         let nowMs = clock.now().millisecondsSince1970
         guard Self.isValidName(name), !password.contains("\u{0}"), let record = try await store.consoleRecord(kind: Self.kind, key: name),
-            var admin = try? Self.decode(record.value)
+            var admin = try? ConsoleAdmin(recordText: record.value)
         else {
             _ = await hasher.verify(password, hash: hasher.dummyHash)
             return .failure(.invalid)
@@ -153,9 +153,9 @@ package struct ConsoleAdmins: Sendable {
         ticket.failed += 1
         if ticket.failed >= lockoutThreshold { ticket.lockedUntil = nowMs + Int64(lockoutDuration) * 1000 }
         guard
-            try await store.replaceConsoleRecord(kind: Self.kind, key: name, expected: record.value, value: try Self.encode(ticket), expiresAt: .max)
+            try await store.replaceConsoleRecord(kind: Self.kind, key: name, expected: record.value, value: try ticket.recordText(), expiresAt: .max)
         else { return .failure(.invalid) }
-        let counted = try Self.encode(ticket)
+        let counted = try ticket.recordText()
         guard await hasher.verify(password, hash: admin.hash) else {
             return .failure(ticket.lockedUntil != nil ? .lockedNow : .invalid)
         }
@@ -174,7 +174,7 @@ package struct ConsoleAdmins: Sendable {
         admin.failed = 0
         admin.lockedUntil = nil
         // The step is spent in the same swap: a replayed code loses the race or finds it spent.
-        guard try await store.replaceConsoleRecord(kind: Self.kind, key: name, expected: counted, value: try Self.encode(admin), expiresAt: .max)
+        guard try await store.replaceConsoleRecord(kind: Self.kind, key: name, expected: counted, value: try admin.recordText(), expiresAt: .max)
         else { return .failure(.codeRejected) }
         return .success(admin)
     }
@@ -183,24 +183,14 @@ package struct ConsoleAdmins: Sendable {
     func update(_ name: String, _ change: (inout ConsoleAdmin) -> Void) async throws {
         for _ in 0..<10 {
             guard let record = try await store.consoleRecord(kind: Self.kind, key: name) else { throw Refusal(description: "no admin named \(name)") }
-            var admin = try Self.decode(record.value)
+            var admin = try ConsoleAdmin(recordText: record.value)
             change(&admin)
             if try await store.replaceConsoleRecord(
-                kind: Self.kind, key: name, expected: record.value, value: try Self.encode(admin), expiresAt: .max)
+                kind: Self.kind, key: name, expected: record.value, value: try admin.recordText(), expiresAt: .max)
             {
                 return
             }
         }
         throw Refusal(description: "the admin kept changing; try again")
-    }
-
-    static func encode(_ admin: ConsoleAdmin) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(admin), as: UTF8.self)
-    }
-
-    static func decode(_ text: String) throws -> ConsoleAdmin {
-        try JSONDecoder().decode(ConsoleAdmin.self, from: Data(text.utf8))
     }
 }

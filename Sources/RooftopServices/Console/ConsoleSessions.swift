@@ -1,10 +1,10 @@
 import Foundation
-package import RooftopCore
+import RooftopCore
 package import RooftopStorage
 
 /// One signed-in admin's session as stored (kind `session`, keyed by the token's digest): the
 /// token itself is only in the admin's cookie.
-package struct ConsoleSession: Sendable, Codable, Equatable {
+package struct ConsoleSession: Sendable, Codable, ConsoleRecordValue, Equatable {
     /// The CSRF token every form of this session carries.
     package var csrf: String
     /// When the admin signed in (ms since 1970).
@@ -48,7 +48,7 @@ package struct ConsoleSessions: Sendable {
         let now = clock.now().millisecondsSince1970
         let session = ConsoleSession(csrf: tokens.newSecret(), createdAt: now, lastSeen: now)
         let record = ConsoleRecord(
-            kind: Self.kind, key: tokens.digest(token), owner: admin, value: try Self.encode(session), expiresAt: expiry(session))
+            kind: Self.kind, key: tokens.digest(token), owner: admin, value: try session.recordText(), expiresAt: expiry(session))
         guard try await store.insertConsoleRecord(record) else { throw ConsoleAdmins.Refusal(description: "session clash") }
         return (token, session)
     }
@@ -58,7 +58,8 @@ package struct ConsoleSessions: Sendable {
     package func resume(_ token: String) async throws -> (admin: String, session: ConsoleSession)? {
         guard !token.isEmpty, token.utf8.count <= 128 else { return nil }
         let key = tokens.digest(token)
-        guard let record = try await store.consoleRecord(kind: Self.kind, key: key), var session = try? Self.decode(record.value) else {
+        guard let record = try await store.consoleRecord(kind: Self.kind, key: key), var session = try? ConsoleSession(recordText: record.value)
+        else {
             return nil
         }
         let now = clock.now().millisecondsSince1970
@@ -69,7 +70,7 @@ package struct ConsoleSessions: Sendable {
         session.lastSeen = now
         // A concurrent request may have moved it first; either one's time will do.
         _ = try await store.replaceConsoleRecord(
-            kind: Self.kind, key: key, expected: record.value, value: try Self.encode(session), expiresAt: expiry(session))
+            kind: Self.kind, key: key, expected: record.value, value: try session.recordText(), expiresAt: expiry(session))
         return (record.owner, session)
     }
 
@@ -109,15 +110,5 @@ package struct ConsoleSessions: Sendable {
     package static func csrfMatches(_ given: String?, _ expected: String) -> Bool {
         guard let given, !expected.isEmpty else { return false }
         return ConstantTime.equals(given, expected)
-    }
-
-    static func encode(_ session: ConsoleSession) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(session), as: UTF8.self)
-    }
-
-    static func decode(_ text: String) throws -> ConsoleSession {
-        try JSONDecoder().decode(ConsoleSession.self, from: Data(text.utf8))
     }
 }
