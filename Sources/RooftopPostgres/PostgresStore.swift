@@ -14,7 +14,7 @@ package final class PostgresStore: CatalogStore, Service {
     let logger: Logger
     let dialect = PostgresDialect()
     /// Schemas by class, with their table names, and the `_SCHEMA_VERSION` they were read at.
-    let catalogCache = LockedValue<VersionedCatalog?>(nil)
+    let catalogCache = LockedValue(CatalogCache())
     let bus: PostgresCacheBus
     let url: PostgresURL
     /// The longest a database call may take, connection wait included.
@@ -33,6 +33,26 @@ package final class PostgresStore: CatalogStore, Service {
         var version: Int64
     }
 
+    /// The cached catalog, and how many times the schema changed under it (a cache bus event):
+    /// a read that began before a change must not put back what it read.
+    struct CatalogCache: Sendable {
+        var current: VersionedCatalog?
+        var invalidations = 0
+
+        /// Keeps `loaded`, read since the `invalidations`-th change, if nothing changed since
+        /// and it is newer than what is kept.
+        mutating func offer(_ loaded: VersionedCatalog, readSince: Int) {
+            guard readSince == invalidations, (current?.version ?? .min) < loaded.version else { return }
+            current = loaded
+        }
+
+        /// Forgets the catalog after a schema change.
+        mutating func invalidate() {
+            current = nil
+            invalidations += 1
+        }
+    }
+
     /// A store on the database `url` describes; a call that gets no answer within `timeout`
     /// (the database is down or overloaded) fails, and so does one that gets no connection
     /// within about `connectWait` while the database refuses connections.
@@ -45,7 +65,7 @@ package final class PostgresStore: CatalogStore, Service {
         self.logger = logger
         bus = PostgresCacheBus(client: client, configuration: url.connection, logger: logger, timeout: timeout)
         bus.onEvent { [catalogCache] event in
-            if event == .schema || event == .everything { catalogCache.withLock { $0 = nil } }
+            if event == .schema || event == .everything { catalogCache.withLock { $0.invalidate() } }
         }
     }
 
@@ -81,20 +101,24 @@ package final class PostgresStore: CatalogStore, Service {
 
     /// The schema catalog, loaded once and refreshed after schema changes.
     package func catalog() async throws -> QueryCompiler.Catalog {
-        if let cached = catalogCache.withLock({ $0 }) { return cached.catalog }
+        if let cached = catalogCache.withLock({ $0.current }) { return cached.catalog }
         return try await reloadCatalog()
     }
 
     /// Reads the catalog from the database and keeps it if it is the newest seen.
+    ///
+    /// The schemas and their version are read from one snapshot (`REPEATABLE READ`): read by two
+    /// statements under PostgreSQL's default isolation, a class committed between them was
+    /// missing from a catalog that carried its version, and that stale catalog was kept.
     @discardableResult
     func reloadCatalog() async throws -> QueryCompiler.Catalog {
+        let readSince = catalogCache.withLock { $0.invalidations }
         let loaded = try await transaction { connection in
-            VersionedCatalog(
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: self.logger)
+            return VersionedCatalog(
                 catalog: try await Self.loadCatalog(connection, self.logger), version: try await Self.schemaVersion(connection, self.logger))
         }
-        catalogCache.withLock { cached in
-            if cached == nil || cached?.version ?? 0 < loaded.version { cached = loaded }
-        }
+        catalogCache.withLock { $0.offer(loaded, readSince: readSince) }
         return loaded.catalog
     }
 
@@ -169,7 +193,7 @@ package final class PostgresStore: CatalogStore, Service {
                 try await Self.schemaVersion(connection, logger)
             )
         }
-        if catalogCache.withLock({ $0?.version }) != version { try await reloadCatalog() }
+        if catalogCache.withLock({ $0.current?.version }) != version { try await reloadCatalog() }
         if changed.withLock({ $0 }) { await bus.publish(.schema) }
         return value
     }
