@@ -92,11 +92,6 @@ package struct ConsoleResponder: Sendable {
     /// The account use case the user pages act through, for `visit`'s admin.
     func users(_ visit: ConsoleVisit) -> AccountAdministration { AccountAdministration(accounts: accounts, origin: visit.origin) }
 
-    /// Whether `path` is the console's.
-    package func handles(_ path: String) -> Bool {
-        config.enabled && (path == config.path || path.hasPrefix(config.path + "/"))
-    }
-
     /// Answers one console request; never throws: a refusal or failure is a page, and a
     /// failure is logged (`failurePage`).
     package func respond(to request: Request, remoteIP: String?) async -> Response {

@@ -13,14 +13,14 @@ final class ContinueResponse: Sendable {
     private let channel: (any Channel)?
     private let pending: Atomic<Bool>
 
-    /// For `request` on `channel` (`nil` where there is no socket).
-    init(request: Request, channel: (any Channel)?) {
+    /// For a request on `channel` (`nil` where there is no socket) that carries `Expect:
+    /// 100-continue`; a request without it has none (`ParseResponder.respond`).
+    init(channel: (any Channel)?) {
         self.channel = channel
-        let expect = HTTPField.Name("Expect").flatMap { request.headers[$0] }
-        pending = Atomic(expect?.lowercased() == "100-continue")
+        pending = Atomic(true)
     }
 
-    /// Sends `100 Continue` if the client asked for it and it has not gone out yet.
+    /// Sends `100 Continue` if it has not gone out yet.
     func send() async {
         guard let channel, pending.exchange(false, ordering: .relaxed) else { return }
         // Written below Hummingbird's HTTP codecs, straight to the socket: they only carry

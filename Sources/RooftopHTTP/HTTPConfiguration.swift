@@ -67,6 +67,4 @@ package struct HTTPConfiguration: Sendable {
     /// Every accepted batch path prefix.
     var batchPathPrefixes: [String] { [mountPath] + extraBatchPathPrefixes }
 
-    /// Whether any client key is configured.
-    var requiresClientKey: Bool { [clientKey, restAPIKey, javascriptKey, dotNetKey].contains { $0 != nil } }
 }

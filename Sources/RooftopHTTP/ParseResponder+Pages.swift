@@ -8,7 +8,7 @@ extension ParseResponder {
     /// Pages opened from emailed links: HTML, no application id, form bodies; the same checks
     /// (rate limits, body size) as any route of the table.
     func page(
-        _ request: Request, segments: [String], resolved: ResolvedRoute?, origin: RequestOrigin, expectation: ContinueResponse
+        _ request: Request, segments: [String], resolved: ResolvedRoute?, origin: RequestOrigin, expectation: ContinueResponse?
     ) async throws -> Response {
         let base = config.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let pages = HostedPages(
@@ -32,7 +32,7 @@ extension ParseResponder {
         }
         if case .form(let limit) = route.body {
             try Self.refuseDeclaredLength(request, limit: limit)
-            await expectation.send()
+            await expectation?.send()
             page.form = URLEncodedForm.parse(String(buffer: try await request.body.collect(upTo: limit)))
         }
         if route.account != nil {

@@ -43,12 +43,14 @@ package struct ParseResponder: HTTPResponder {
         var context = context
         var response: Response
         do {
-            let forwardedFor = Self.forwardedFor.flatMap { request.headers[$0] }
-            proxyWarning.check(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies, logger: logger)
-            let origin = RequestOrigin(
-                clientIP: Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies),
-                userAgent: request.headers[.userAgent])
-            let expectation = ContinueResponse(request: request, channel: context.channel)
+            // Without `X-Forwarded-For` the socket is the client: nothing to check or warn about.
+            var clientIP = context.remoteIP
+            if let forwardedFor = Self.forwardedFor.flatMap({ request.headers[$0] }) {
+                proxyWarning.check(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies, logger: logger)
+                clientIP = Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies)
+            }
+            let origin = RequestOrigin(clientIP: clientIP, userAgent: request.headers[.userAgent])
+            let expectation = request.headers[.expect]?.lowercased() == "100-continue" ? ContinueResponse(channel: context.channel) : nil
             response = try await handle(request, context: &context, origin: origin, expectation: expectation)
         } catch {
             var logger = self.logger
@@ -81,7 +83,7 @@ package struct ParseResponder: HTTPResponder {
     /// the rate limits and the route's access; signed file references; the caller the server
     /// logic sees; the handler. `origin` (address, user agent) goes with the request to the use
     /// cases.
-    private func handle(_ request: Request, context: inout Context, origin: RequestOrigin, expectation: ContinueResponse) async throws -> Response {
+    private func handle(_ request: Request, context: inout Context, origin: RequestOrigin, expectation: ContinueResponse?) async throws -> Response {
         guard let segments = mounted(request.uri.path) else { throw HTTPError(.notFound) }
         if request.method == .options { return Response(status: .ok) }
         context.route = ResolvedRoute(request.method, segments)
@@ -133,7 +135,7 @@ package struct ParseResponder: HTTPResponder {
     /// it, as Parse's SDKs send long queries) and the body.
     private func arguments(_ request: Request, body: [String: JSON], of resolved: ResolvedRoute, into parseRequest: inout ParseRequest) throws {
         parseRequest.pathParameters = resolved.parameters
-        parseRequest.params = QueryString.parse(request.uri.query)
+        if let query = request.uri.query, !query.isEmpty { parseRequest.params = QueryString.parse(query) }
         if resolved.route.account == .usernameOrEmail, parseRequest.params["password"] != nil, !config.allowPasswordInQuery {
             throw ParseError(.operationForbidden, "Passwords in the URL are turned off on this server; send them in the request body.")
         }
@@ -145,7 +147,7 @@ package struct ParseResponder: HTTPResponder {
         switch route.handler {
         case .api(let handler):
             var answer = try await handler(routes, parseRequest)
-            if let signed = routes.signedFileURLs(request) {
+            if routes.files.signing != nil, let signed = routes.signedFileURLs(request) {
                 // Every File value of the answer gets a fresh signed URL (SignedFileURLs).
                 if let encoded = answer.encoded { answer.encoded = signed.rewrite(encoded) } else { answer.body = signed.rewrite(answer.body) }
             }
@@ -157,7 +159,7 @@ package struct ParseResponder: HTTPResponder {
 
     /// The JSON body, read as the route wants it: a route whose body is not JSON (a file
     /// upload) leaves it unread; any other body is a JSON object.
-    private func readBody(_ request: Request, for route: Route?, expectation: ContinueResponse) async throws -> [String: JSON] {
+    private func readBody(_ request: Request, for route: Route?, expectation: ContinueResponse?) async throws -> [String: JSON] {
         guard let route, !route.body.isJSON else { return try await readBody(request, expectation: expectation) }
         // The JavaScript SDK's base64 form of an upload: a JSON body carrying the keys and
         // `base64`, and no key header; bounded by the upload limit (in base64).
@@ -229,10 +231,10 @@ package struct ParseResponder: HTTPResponder {
         return socket
     }
 
-    private func readBody(_ request: Request, limit: Int? = nil, expectation: ContinueResponse) async throws -> [String: JSON] {
+    private func readBody(_ request: Request, limit: Int? = nil, expectation: ContinueResponse?) async throws -> [String: JSON] {
         let limit = limit ?? config.maxBodySize
         try Self.refuseDeclaredLength(request, limit: limit)
-        await expectation.send()
+        await expectation?.send()
         // Over the limit: the error renderer answers 413.
         let buffer = try await request.body.collect(upTo: limit)
         let bytes = buffer.readableBytesView

@@ -57,7 +57,7 @@ struct RequestAuthenticator {
             }
             credentials.isMaster = true
         }
-        if config.requiresClientKey && !credentials.isMaster {
+        if !credentials.isMaster, config.clientKey != nil || config.restAPIKey != nil || config.javascriptKey != nil || config.dotNetKey != nil {
             let supplied: [(String?, String?)] = [
                 (clientKey, config.clientKey), (javascriptKey, config.javascriptKey),
                 (headers.value(ParseHeader.restAPIKey), config.restAPIKey),

@@ -5,6 +5,11 @@ extension SQLiteStore {
     /// One UPSERT: a new or ended window starts at 1, a running one counts up; atomic, since
     /// SQLite has one writer.
     package func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
+        try await countRequests([(key, window)], now: now).first ?? (1, now + window)
+    }
+
+    /// Every counter in one write transaction.
+    package func countRequests(_ counters: [(key: String, window: Int64)], now: Int64) async throws -> [(count: Int, windowEnds: Int64)] {
         let sql = """
             INSERT INTO _RATE_LIMIT (key, windowEnds, count) VALUES (?, ?, 1)
             ON CONFLICT(key) DO UPDATE SET
@@ -13,10 +18,11 @@ extension SQLiteStore {
             RETURNING count, windowEnds
             """
         return try await writeTransaction { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [ExactText.rateLimitKey(key), now + window, now, now]) else {
-                return (1, now + window)
+            try counters.map { key, window in
+                let arguments: StatementArguments = [ExactText.rateLimitKey(key), now + window, now, now]
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) else { return (1, now + window) }
+                return (row[0] as Int, row[1] as Int64)
             }
-            return (row[0] as Int, row[1] as Int64)
         }
     }
 

@@ -72,7 +72,7 @@ package func buildApplication(
         data: ConsoleData(objects: objects, schemas: schemas, fileURL: { name, request in responder.fileURL(name, request: request) }),
         policy: accountsConfig.passwordPolicy)
     var app = Application(
-        responder: ServerResponder(console: console, parse: responder), server: server,
+        responder: ServerResponder(console: console.map { ($0, dependencies.console.path) }, parse: responder), server: server,
         configuration: .init(address: .hostname(host, port: port), serverName: nil),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         eventLoopGroupProvider: dependencies.eventLoopGroup.map { .shared($0) } ?? .singleton,
@@ -118,11 +118,16 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, data: Console
 /// Parse API.
 struct ServerResponder: HTTPResponder {
     typealias Context = ParseRequestContext
-    let console: ConsoleResponder?
+    /// The console (when on) and its path, matched here: an API request costs a prefix test.
+    let console: (responder: ConsoleResponder, path: String)?
     let parse: ParseResponder
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        if let console, console.handles(request.uri.path) { return await console.respond(to: request, remoteIP: context.remoteIP) }
+        if let (console, path) = console, request.uri.path.hasPrefix(path),
+            request.uri.path.utf8.count == path.utf8.count || request.uri.path.dropFirst(path.count).first == "/"
+        {
+            return await console.respond(to: request, remoteIP: context.remoteIP)
+        }
         return try await parse.respond(to: request, context: context)
     }
 }

@@ -136,15 +136,20 @@ package struct RateLimiter: Sendable {
         let path = Self.normalize(request.path)
         let alias = request.alias.map(Self.normalize)
         let now = clock.now().millisecondsSince1970
+        var matched: [(rule: Rule, key: String)] = []
         for (index, rule) in rules.enumerated()
         where rule.matches(method: request.method, path: path) || alias.map({ rule.matches(method: request.method, path: $0) }) == true {
             if request.isMaster && !rule.includeMasterKey { continue }
             guard let subject = subject(of: request, zone: rule.zone) else { continue }
-            let (count, ends) = try await store.countRequest(
-                key: "\(namespace)\(index):\(rule.zone.rawValue):\(subject)", window: rule.window, now: now)
-            if count > rule.count {
-                throw Limited(retryAfter: Int(max(1, (ends - now + 999) / 1000)), message: rule.message)
-            }
+            matched.append((rule, "\(namespace)\(index):\(rule.zone.rawValue):\(subject)"))
+        }
+        guard !matched.isEmpty else { return }
+        // Every limit the request meets is counted in one round trip, before any is judged: a
+        // request refused by one limit still counts under the others (a refused guess costs as
+        // much as any).
+        let counts = try await store.countRequests(matched.map { ($0.key, $0.rule.window) }, now: now)
+        for ((rule, _), (count, ends)) in zip(matched, counts) where count > rule.count {
+            throw Limited(retryAfter: Int(max(1, (ends - now + 999) / 1000)), message: rule.message)
         }
     }
 

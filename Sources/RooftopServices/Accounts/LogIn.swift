@@ -55,7 +55,6 @@ package struct LogIn: Sendable {
         try AccountInput.refuseNUL(username, .username)
         try AccountInput.refuseNUL(email, .email)
         try AccountInput.refuseNUL(passwordValue, .password)
-        let invalid = ParseError(.objectNotFound, "Invalid username/password.")
         var candidates: [QueryNode] = []
         if case .string(let name)? = username {
             let key = AccountKey.normalize(name)
@@ -69,7 +68,8 @@ package struct LogIn: Sendable {
         if !candidates.isEmpty { found = try await accounts.directory.find(.user, .or(candidates), limit: 1).first }
         // With lockout on, every attempt first takes a numbered ticket (an atomic increment); only
         // tickets up to the threshold are verified, so parallel guesses can't exceed it.
-        if let user = found {
+        let lockout = accounts.lockout.rule != nil
+        if lockout, let user = found {
             do {
                 try await accounts.lockout.takeTicket(user, origin: origin)
             } catch let error as ParseError {
@@ -79,10 +79,14 @@ package struct LogIn: Sendable {
         let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.passwords.hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
         let matches = await accounts.passwords.matches(password, hash: hash)
-        if let user = found { try await accounts.lockout.settleTicket(user, succeeded: matches && passwordValue.stringValue != nil, origin: origin) }
+        if lockout, let user = found {
+            try await accounts.lockout.settleTicket(user, succeeded: matches && passwordValue.stringValue != nil, origin: origin)
+        }
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
-            throw LoginFailure(error: invalid, userId: found?.objectId, reason: found == nil ? "unknown user" : "wrong password")
+            throw LoginFailure(
+                error: ParseError(.objectNotFound, "Invalid username/password."), userId: found?.objectId,
+                reason: found == nil ? "unknown user" : "wrong password")
         }
         // Only after the password checked out, so these answers tell nothing to a guesser.
         do {
