@@ -102,7 +102,7 @@ import Testing
             }
             out["\(set)-rooftop.css"] = templates.stylesheet
         }
-        out["rooftop.js"] = HostedPageTemplates.script
+        out["rooftop.js"] = PageMarkup.script
         return out
     }
 
@@ -119,5 +119,52 @@ import Testing
             let expected = try String(contentsOf: Self.fixtures.appendingPathComponent(name), encoding: .utf8)
             #expect(text == expected, "\(name) differs from the recorded page")
         }
+    }
+}
+
+/// Operators' layouts under Mustache: the documented placeholders as before, Mustache's own
+/// tags now, and a layout Mustache cannot read refused at start with where.
+@Suite struct HostedPageLayoutTests {
+    func templates(layout: String) throws -> PageTemplates {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("pages"), withIntermediateDirectories: true)
+        try layout.write(to: dir.appendingPathComponent("pages/layout.html"), atomically: true, encoding: .utf8)
+        return try PageTemplates(directory: dir.path)
+    }
+
+    func render(_ templates: PageTemplates) async throws -> String {
+        let page = HostedPage(kind: .emailVerified, language: "en", appName: "<App>", values: ["username": "a&b"])
+        return try await HostedPageSnapshotTests.body(page.response(templates, stylesheet: "../rooftop.css"))
+    }
+
+    @Test func everyBuiltInTemplateCompilesAndIsListed() throws {
+        #expect(PageMarkup.library.broken.isEmpty)
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/RooftopHTTP/Resources/pages")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mustache") }
+        #expect(Set(files.map { String($0.dropLast(".mustache".count)) }) == Set(PageMarkup.library.sources.keys))
+    }
+
+    @Test func contentIsPlacedRawAndTheRestEscaped() async throws {
+        let expected = #"<p>&lt;App&gt;</p><h1>Email verified</h1><p>Thank you, a&amp;b. Your email address for &lt;App&gt; is confirmed.</p>"#
+        for content in ["{{content}}", "{{{content}}}"] {
+            let html = try await render(try templates(layout: "<p>{{appName}}</p><h1>{{ title }}</h1>\(content)"))
+            #expect(html == expected, "\(content)")
+        }
+        // Mustache's own tags work in a layout now: a section over a value.
+        let sectioned = try await render(try templates(layout: "{{#title}}<h1>{{title}}</h1>{{/title}}{{^nothing}}!{{/nothing}}{{content}}"))
+        #expect(sectioned.hasPrefix("<h1>Email verified</h1>!<p>"))
+    }
+
+    @Test func aLayoutMustacheCannotReadIsRefused() throws {
+        for layout in ["<html>{{#open}}{{content}}</html>", "<html>{{content}}{{/close}}</html>"] {
+            #expect {
+                _ = try templates(layout: layout)
+            } throws: { error in
+                "\(error)".contains("pages/layout.html is not a valid Mustache template: ") && "\(error)".contains("at line 1")
+            }
+        }
+        #expect(PageTemplates.mustacheLayout("a {{content}} b {{{content}}} c") == "a {{{content}}} b {{{content}}} c")
     }
 }
