@@ -55,7 +55,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
-        // The console's HTML templates (RooftopConsole only).
+        // The HTML templates of the console and the hosted pages (RooftopHTTP only).
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         // Micro-benchmarks only, behind the Benchmarks trait.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -150,17 +150,21 @@ let package = Package(
             swiftSettings: upcoming
         ),
         // The route table, the one error renderer and the hosted pages: HTTP over the use cases,
-        // without Storage or Mail.
+        // without Storage or Mail. Fenced: the only target that sees swift-mustache (the hosted
+        // pages' and the console's templates, `TemplateLibrary`).
         .target(
             name: "RooftopHTTP",
             dependencies: [
                 "RooftopCore", "RooftopServices", .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), nio("NIOHTTP1"), log,
                 .product(name: "Metrics", package: "swift-metrics", condition: server),
+                .product(name: "Mustache", package: "swift-mustache", condition: server),
             ],
+            // The hosted pages' templates, style sheet and script (Resources/pages).
+            resources: [.embedInCode("Resources")],
             swiftSettings: upcoming
         ),
-        // Fenced: the only target that sees swift-mustache. The admin console under `/console`:
+        // The admin console under `/console`:
         // server-rendered pages over the use cases, with its own admins and sessions.
         .target(
             name: "RooftopConsole",
@@ -168,8 +172,8 @@ let package = Package(
                 "RooftopCore", "RooftopServices", "RooftopHTTP",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), log,
-                .product(name: "Mustache", package: "swift-mustache", condition: server),
             ],
+            // Its templates, rendered by RooftopHTTP's TemplateLibrary.
             resources: [.embedInCode("Resources")],
             swiftSettings: upcoming
         ),

@@ -1,24 +1,18 @@
-import Mustache
+import RooftopHTTP
 
 /// The console's pages as mustache templates: `Resources/<name>.mustache`, embedded in the binary
 /// at build time (no resource bundle to ship beside it). Every `{{value}}` is HTML-escaped by
 /// swift-mustache; the one unescaped `{{{content}}}` is a page this library rendered itself.
 enum ConsoleTemplates {
-    /// The compiled templates, by name; a template that fails to parse is missing, which the
-    /// template tests catch.
-    static let library: MustacheLibrary = {
-        var library = MustacheLibrary()
-        for (name, text) in sources { try? library.register(text, named: name) }
-        return library
-    }()
+    /// The compiled templates; a template that fails to parse is missing, which the template
+    /// tests catch.
+    static let library = TemplateLibrary(sources: sources)
 
     /// Names of templates that did not compile (none, unless one was broken).
-    static var broken: [String] { sources.keys.filter { library.getTemplate(named: $0) == nil }.sorted() }
+    static var broken: [String] { library.broken }
 
     /// Renders `name` with `values`; empty when the template is missing.
-    static func render(_ name: String, _ values: [String: Any]) -> String {
-        library.render(values, withTemplate: name) ?? ""
-    }
+    static func render(_ name: String, _ values: [String: Any]) -> String { library.render(name, values) }
 
     /// Every template by name. A new page's template is a new file in `Resources` and a line
     /// here; the template tests check that the two lists agree.

@@ -33,59 +33,50 @@ struct HostedPage {
     var accountName: String? = nil
     var status: HTTPResponse.Status = .ok
 
-    /// The HTML response, from `templates`, linking the style sheet at `stylesheet`.
+    /// The HTML response, from `templates`, linking the style sheet at `stylesheet`: the page's
+    /// content (`Resources/pages/content.mustache`) inside the layout.
     func response(_ templates: PageTemplates, stylesheet: String) -> Response {
         let text = templates.text(kind, language: language)
+        // The words are the operator's HTML; only the values placed in them are escaped.
         let escaped = values.mapValues(TextTemplate.escapeHTML).merging(["appName": TextTemplate.escapeHTML(appName)]) { $1 }
-        var content = "<p>" + Self.fill(text.message, escaped) + "</p>"
-        if let form, let button = text.button {
-            content += "<form method=\"post\" action=\"\(TextTemplate.escapeHTML(form.action))\">"
-            for (name, value) in form.fields.sorted(by: { $0.key < $1.key }) {
-                content += "<input type=\"hidden\" name=\"\(TextTemplate.escapeHTML(name))\" value=\"\(TextTemplate.escapeHTML(value))\">"
-            }
-            if let field = text.field, kind == .requestReset {
-                content += "<label for=\"email\">\(TextTemplate.escapeHTML(field))</label>"
-                content += "<input type=\"email\" id=\"email\" name=\"email\" autocomplete=\"email\" maxlength=\"254\" required>"
-            } else if let field = text.field {
-                content += passwordField(label: field)
-            }
-            content += "<button type=\"submit\">\(TextTemplate.escapeHTML(button))</button></form>"
-        }
-        if reveal != nil { content += "<script src=\"\(TextTemplate.escapeHTML(Self.asset("rooftop.js", besides: stylesheet)))\" defer></script>" }
-        let html = Self.fill(
-            templates.layout,
-            [
-                "lang": language, "title": TextTemplate.escapeHTML(text.title), "appName": escaped["appName"] ?? "",
-                "stylesheet": TextTemplate.escapeHTML(stylesheet), "content": content,
-                "assets": TextTemplate.escapeHTML(Self.asset("", besides: stylesheet)),
-            ])
+        var content: [String: Any] = ["message": TextTemplate.fill(text.message, escaped)]
+        if let form, let button = text.button { content["form"] = formValues(form, button: button, field: text.field) }
+        if reveal != nil { content["script"] = Self.asset("rooftop.js", besides: stylesheet) }
+        let html = templates.render(
+            lang: language, title: text.title, appName: appName, stylesheet: stylesheet, content: PageMarkup.library.render("content", content),
+            assets: Self.asset("", besides: stylesheet))
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         Self.addSecurityHeaders(&headers)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
-    /// The new-password field: its label, the rules before anything is submitted, the error
-    /// after, the show-password toggle, and the account's name for password managers.
-    private func passwordField(label: String) -> String {
-        var html = ""
-        if let accountName {
-            html += "<input type=\"text\" name=\"username\" autocomplete=\"username\" value=\"\(TextTemplate.escapeHTML(accountName))\" hidden>"
+    /// The form's values: its hidden fields in name order, and the address field (the reset
+    /// request) or the new-password field (every other form with a field).
+    private func formValues(_ form: (action: String, fields: [String: String]), button: String, field: String?) -> [String: Any] {
+        var values: [String: Any] = [
+            "action": form.action, "button": button,
+            "fields": form.fields.sorted(by: { $0.key < $1.key }).map { ["name": $0.key, "value": $0.value] },
+        ]
+        if let field, kind == .requestReset {
+            values["email"] = ["label": field]
+        } else if let field {
+            values["password"] = passwordField(label: field)
         }
-        // Paste and password managers welcome (no autocomplete=off): ASVS V6.2.7.
-        html += "<label for=\"new_password\">\(TextTemplate.escapeHTML(label))</label>"
-        html += "<input type=\"password\" id=\"new_password\" name=\"new_password\" autocomplete=\"new-password\" required"
+        return values
+    }
+
+    /// The new-password field's values: its label, the rules before anything is submitted, the
+    /// error after, the show-password toggle, and the account's name for password managers.
+    private func passwordField(label: String) -> [String: Any] {
+        var values: [String: Any] = ["label": label]
+        if let accountName { values["accountName"] = accountName }
+        if let rules { values["rules"] = rules }
+        if let fieldError { values["error"] = fieldError }
+        if let reveal { values["reveal"] = ["show": reveal.show, "hide": reveal.hide] }
         let described = [rules == nil ? nil : "password_rules", fieldError == nil ? nil : "password_error"].compactMap { $0 }
-        if !described.isEmpty { html += " aria-describedby=\"\(described.joined(separator: " "))\"" }
-        html += fieldError == nil ? ">" : " aria-invalid=\"true\">"
-        if let reveal {
-            html += "<button type=\"button\" class=\"reveal\" aria-controls=\"new_password\" aria-pressed=\"false\" hidden "
-            html += "data-show=\"\(TextTemplate.escapeHTML(reveal.show))\" data-hide=\"\(TextTemplate.escapeHTML(reveal.hide))\">"
-            html += "\(TextTemplate.escapeHTML(reveal.show))</button>"
-        }
-        if let fieldError { html += "<p class=\"error\" id=\"password_error\" role=\"alert\">\(TextTemplate.escapeHTML(fieldError))</p>" }
-        if let rules { html += "<p class=\"hint\" id=\"password_rules\">\(TextTemplate.escapeHTML(rules))</p>" }
-        return html
+        if !described.isEmpty { values["describedBy"] = described.joined(separator: " ") }
+        return values
     }
 
     /// The address of the asset `name` next to the style sheet at `stylesheet`.
@@ -94,7 +85,4 @@ struct HostedPage {
     /// The headers every hosted page and its style sheet carry; no referrer, as a page's
     /// address may hold a one-time token.
     static func addSecurityHeaders(_ headers: inout HTTPFields) { PageHeaders.add(to: &headers, referrer: .none) }
-
-    /// One pass, so a value that looks like `{{content}}` stays text.
-    static func fill(_ template: String, _ values: [String: String]) -> String { TextTemplate.fill(template, values) }
 }

@@ -1,7 +1,10 @@
 import RooftopCore
 import RooftopServices
 
-/// The hosted pages' texts in English and Japanese, and their shared layout and style sheet.
+/// The hosted pages' words in English and Japanese (their markup, style sheet and script are
+/// `Resources/pages/`, `PageMarkup`). The words stay Swift data: each page's are checked against
+/// `HostedPage.Kind` by the compiler, the error names `pages.json` may override are derived from
+/// them, and an operator's `pages.json` is merged over them key by key.
 enum HostedPageTemplates {
     /// The password-policy messages by name, and the placeholders each takes.
     static let errors: [String: [String: String]] = [
@@ -94,69 +97,4 @@ enum HostedPageTemplates {
             .resetRequested: Text(title: "メールをご確認ください", message: "そのアドレスを使うアカウントがあれば、新しいパスワードを設定するためのリンクをお送りしました。"),
         ],
     ]
-
-    /// `{{lang}} {{title}} {{appName}} {{content}}`; `content` is HTML built by the renderer.
-    static let layout = """
-        <!DOCTYPE html>
-        <html lang="{{lang}}">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="referrer" content="no-referrer">
-        <title>{{title}} · {{appName}}</title>
-        <link rel="stylesheet" href="{{stylesheet}}">
-        </head>
-        <body>
-        <main class="card">
-        <p class="app">{{appName}}</p>
-        <h1>{{title}}</h1>
-        {{content}}
-        </main>
-        </body>
-        </html>
-        """
-
-    /// Served at `/apps/rooftop.js`: reveals the show-password toggle and flips the field's
-    /// type. Without script the page works the same, without the toggle.
-    static let script = """
-        document.querySelectorAll("button.reveal").forEach(function (button) {
-          var field = document.getElementById(button.getAttribute("aria-controls"));
-          if (!field) { return; }
-          button.hidden = false;
-          button.addEventListener("click", function () {
-            var shown = field.type === "text";
-            field.type = shown ? "password" : "text";
-            button.setAttribute("aria-pressed", shown ? "false" : "true");
-            button.textContent = shown ? button.dataset.show : button.dataset.hide;
-          });
-        });
-        """
-
-    /// Served at `/apps/rooftop.css`, so the policy needs no inline style or script.
-    static let stylesheet = """
-        :root { color-scheme: light dark; --bg: #f4f5f7; --card: #fff; --text: #1f2328; --muted: #57606a; --accent: #2463eb; --error: #c62828; }
-        @media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --card: #161b22; --text: #e6edf3; --muted: #8d96a0; --accent: #4c8df6; --error: #ff7b72; } }
-        * { box-sizing: border-box; }
-        body { margin: 0; min-height: 100vh; display: flex; align-items: center; justify-content: center; padding: 16px;
-          background: var(--bg); color: var(--text);
-          font: 16px/1.5 -apple-system, "Segoe UI", Roboto, "Hiragino Sans", "Noto Sans JP", sans-serif; }
-        .card { width: 100%; max-width: 420px; background: var(--card); border-radius: 14px; padding: 32px 28px;
-          box-shadow: 0 1px 3px rgba(0,0,0,.08), 0 8px 24px rgba(0,0,0,.06); }
-        .app { margin: 0 0 8px; color: var(--muted); font-size: 14px; font-weight: 600; letter-spacing: .02em; }
-        h1 { margin: 0 0 12px; font-size: 22px; line-height: 1.3; }
-        p { margin: 0 0 16px; }
-        form { margin: 20px 0 0; }
-        label { display: block; font-size: 14px; font-weight: 600; margin: 0 0 6px; }
-        input[type=password], input[type=email] { width: 100%; font: inherit; padding: 10px 12px; border: 1px solid var(--muted); border-radius: 8px;
-          background: transparent; color: inherit; }
-        .error { color: var(--error); font-size: 14px; margin: 6px 0 0; }
-        .hint { color: var(--muted); font-size: 14px; margin: 6px 0 0; }
-        button.reveal { width: auto; margin: 6px 0 0; padding: 2px 0; background: transparent; color: var(--accent); font-size: 14px; }
-        button.reveal[hidden] { display: none; }
-        /* Japanese has no spaces: break between phrases, never inside a word (Chromium 119+). */
-        :lang(ja) :is(h1, p, label) { word-break: auto-phrase; line-break: strict; }
-        button { width: 100%; margin-top: 16px; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0;
-          border-radius: 8px; padding: 12px 16px; cursor: pointer; }
-        button:focus-visible, input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-        """
 }

@@ -131,7 +131,7 @@ struct HostedPages: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "text/javascript; charset=utf-8"
         HostedPage.addSecurityHeaders(&headers)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: HostedPageTemplates.script)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: PageMarkup.script)))
     }
 
     /// The form the security notices link to: a person asks for a reset link by address.

@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 import RooftopCore
 import RooftopServices
 
@@ -6,8 +7,9 @@ import RooftopServices
 /// language. Built in (English and Japanese); an operator overrides any part from files.
 ///
 /// In a templates directory (the same one as the mail templates):
-/// `pages/layout.html` (placeholders `{{lang}} {{title}} {{appName}} {{stylesheet}} {{content}}`,
-/// and `{{assets}}`, the relative path of images), `pages/rooftop.css`, images in `pages/`, and `<lang>/pages.json`, which maps page names (`emailVerified`,
+/// `pages/layout.html`, a Mustache template like the built-in `Resources/pages/layout.mustache`
+/// (values `lang title appName stylesheet content assets`, `assets` the relative path of images;
+/// `{{content}}`, the one raw value, is read as `{{{content}}}`: see `mustacheLayout`), `pages/rooftop.css`, images in `pages/`, and `<lang>/pages.json`, which maps page names (`emailVerified`,
 /// `choosePassword`, …) to `{"title": …, "message": …, "button": …, "field": …}` and
 /// `"errors"` to password-policy messages (`passwordTooShort`, …). Anything not given keeps its
 /// built-in text; a language of its own falls back to English key by key.
@@ -32,8 +34,10 @@ package struct PageTemplates: Sendable {
         }
     }
 
-    /// The page shell; `{{content}}` is the page's paragraph and form, built by the server.
-    package var layout: String
+    /// The page shell's text; `{{content}}` is the page's paragraph and form, built by the server.
+    package private(set) var layout: String
+    /// The shell compiled; nil for the built-in one (`PageMarkup`'s `layout`).
+    private var layoutTemplate: MustacheTemplate?
     /// Served as `<mount>/apps/rooftop.css`.
     package var stylesheet: String
     /// Language → page name → words.
@@ -57,7 +61,7 @@ package struct PageTemplates: Sendable {
     /// The built-in layout, style sheet and words.
     package static var builtIn: PageTemplates {
         PageTemplates(
-            layout: HostedPageTemplates.layout, stylesheet: HostedPageTemplates.stylesheet,
+            layout: PageMarkup.sources["layout"] ?? "", stylesheet: PageMarkup.stylesheet,
             texts: HostedPageTemplates.texts.mapValues { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) }) },
             errors: HostedPageTemplates.errors)
     }
@@ -72,10 +76,23 @@ package struct PageTemplates: Sendable {
     /// The built-in pages, overridden by files under `directory` when given. Throws (and the
     /// server refuses to start) on a file it cannot use, naming the file and the reason.
     package init(directory: String?) throws {
+        // Only a broken build gets here: the template tests compile every built-in template.
+        guard PageMarkup.library.broken.isEmpty else {
+            throw PageTemplateError("the built-in page templates \(PageMarkup.library.broken) do not compile")
+        }
         self = .builtIn
         guard let directory else { return }
-        if let layout = try Self.read("\(directory)/pages/layout.html") {
-            guard layout.contains("{{content}}") else { throw PageTemplateError("\(directory)/pages/layout.html has no {{content}} placeholder") }
+        let layoutPath = "\(directory)/pages/layout.html"
+        if let layout = try Self.read(layoutPath) {
+            guard layout.contains("{{content}}") else { throw PageTemplateError("\(layoutPath) has no {{content}} placeholder") }
+            do {
+                layoutTemplate = try MustacheTemplate(string: Self.mustacheLayout(layout))
+            } catch {
+                let at = (error as? MustacheTemplate.ParserError).map {
+                    ": \($0.error) at line \($0.context.lineNumber), column \($0.context.columnNumber)"
+                }
+                throw PageTemplateError("\(layoutPath) is not a valid Mustache template\(at ?? "")")
+            }
             self.layout = layout
         }
         if let stylesheet = try Self.read("\(directory)/pages/rooftop.css") { self.stylesheet = stylesheet }
@@ -128,6 +145,29 @@ package struct PageTemplates: Sendable {
         }
     }
 
+    /// `layout` as Mustache source. Layouts were filled by `TextTemplate`, where `{{content}}`
+    /// was the one value placed as HTML and every other placeholder was escaped: Mustache escapes
+    /// `{{name}}` the same way (`& < > " '`), so only `{{content}}` becomes `{{{content}}}`,
+    /// unless it is already written so. Every layout that uses braces only for the documented
+    /// placeholders renders as it did.
+    static func mustacheLayout(_ layout: String) -> String {
+        var out = ""
+        var rest = layout[...]
+        while let found = rest.range(of: "{{content}}") {
+            let before = rest[..<found.lowerBound]
+            let alreadyRaw = before.hasSuffix("{") && rest[found.upperBound...].hasPrefix("}")
+            out += before + (alreadyRaw ? "{{content}}" : "{{{content}}}")
+            rest = rest[found.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// The page shell filled: every value HTML-escaped but `content`, the server's markup.
+    func render(lang: String, title: String, appName: String, stylesheet: String, content: String, assets: String) -> String {
+        let values = ["lang": lang, "title": title, "appName": appName, "stylesheet": stylesheet, "content": content, "assets": assets]
+        return (layoutTemplate ?? PageMarkup.library.template(named: "layout"))?.render(values) ?? ""
+    }
+
     /// The words of `page` in `language`, else in English.
     func text(_ page: HostedPage.Kind, language: String) -> Text {
         texts[language]?[page.rawValue] ?? texts["en"]?[page.rawValue] ?? Text(title: "", message: "")
@@ -135,14 +175,14 @@ package struct PageTemplates: Sendable {
 
     /// The message `name` of the password texts in `language`, else in English, filled with `values`.
     func phrase(_ name: String, language: String, _ values: [String: String] = [:]) -> String {
-        HostedPage.fill(errors[language]?[name] ?? errors["en"]?[name] ?? "", values)
+        TextTemplate.fill(errors[language]?[name] ?? errors["en"]?[name] ?? "", values)
     }
 
     /// A password problem in `language`, else in English, else the API's message.
     func describe(_ problem: PasswordPolicy.Problem, language: String) -> String {
         let (name, values) = HostedPageTemplates.errorKey(problem)
         guard let name, let template = errors[language]?[name] ?? errors["en"]?[name] else { return problem.error.message }
-        return HostedPage.fill(template, values)
+        return TextTemplate.fill(template, values)
     }
 
     private static func read(_ path: String) throws -> String? {

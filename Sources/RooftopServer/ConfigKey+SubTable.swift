@@ -48,13 +48,39 @@ extension ServerConfiguration {
     /// fix; an object's members' variables come after the object's own and win over it, and the
     /// object's rules across members run once all of them are in.
     package mutating func applyEnvironment(_ env: [String: String]) throws {
+        try applyTexts { entry in
+            // The last name wins, as in environmentValues.
+            guard let variable = entry.environmentNames.last(where: { env[$0] != nil }), let text = env[variable] else { return nil }
+            return (text, variable)
+        }
+    }
+
+    /// Applies `--set name=value` settings (any key, alias or member; a later one wins) over the
+    /// other layers: each value is text, read as an environment variable's would be.
+    package mutating func applySettings(_ settings: [String]) throws {
+        var given: [String: String] = [:]
+        let known = Self.definitions.flatMap { [$0] + $0.members }.flatMap(\.names)
+        for setting in settings {
+            guard let equals = setting.firstIndex(of: "=") else { throw ConfigError("--set \(setting): expected name=value") }
+            let name = String(setting[..<equals])
+            guard known.contains(name) else {
+                throw ConfigError("--set: unknown configuration key \(name)\(Suggestion.hint(for: name, among: known))")
+            }
+            given[name] = String(setting[setting.index(after: equals)...])
+        }
+        try applyTexts { entry in entry.names.compactMap { given[$0] }.last.map { ($0, "--set") } }
+    }
+
+    /// Applies each key's and member's text from `text` (its value and source, nil when not
+    /// given); an object's members come after the object's own and win over it, and the
+    /// object's rules across members run once all of them are in.
+    private mutating func applyTexts(_ text: (ConfigKey) -> (text: String, source: String)?) throws {
         for key in Self.definitions {
             var sources: [String] = []
             for entry in [key] + key.members {
-                // The last name wins, as in environmentValues.
-                guard let variable = entry.environmentNames.last(where: { env[$0] != nil }), let text = env[variable] else { continue }
-                try entry.apply(&self, ConfigValue(.string(text), source: variable, key: entry.name))
-                sources.append(variable)
+                guard let given = text(entry) else { continue }
+                try entry.apply(&self, ConfigValue(.string(given.text), source: given.source, key: entry.name))
+                sources.append(given.source)
             }
             if let check = key.check, !sources.isEmpty {
                 try check(&self, ConfigValue(.null, source: sources.joined(separator: ", "), key: key.name))

@@ -9,15 +9,15 @@ package enum ConfigReference {
     /// The generated section, markers included.
     package static func markdown() -> String {
         let defaults = ServerConfiguration()
-        var lines = [begin, "", "| key | environment | default | meaning |", "|---|---|---|---|"]
+        var lines = [begin, "", "| key | environment | flag | default | meaning |", "|---|---|---|---|---|"]
         // An object's members follow it, each a row of its own.
         for key in ServerConfiguration.definitions.flatMap({ [$0] + $0.members }) {
             var name = "`\(key.name)`"
             if !key.aliases.isEmpty { name += " (or " + key.aliases.map { "`\($0)`" }.joined(separator: ", ") + ")" }
             let variables = key.environmentNames.filter { $0.hasPrefix("ROOFTOP_") }.map { "`\($0)`" }.joined(separator: ", ")
-            var meaning = key.kind.rawValue + (key.secret ? ", secret" : "") + ": " + key.description
-            if let flag = key.flag { meaning += " (flag `\(flag)`)" }
-            lines.append("| \(name) | \(variables) | \(defaultText(key, defaults)) | \(cell(meaning)) |")
+            let meaning = key.kind.rawValue + (key.secret ? ", secret" : "") + ": " + key.description
+            let flag = key.flag.map { "`\($0)`" } ?? ""
+            lines.append("| \(name) | \(variables) | \(flag) | \(defaultText(key, defaults)) | \(cell(meaning)) |")
         }
         lines += ["", end]
         return lines.joined(separator: "\n")

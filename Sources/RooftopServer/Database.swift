@@ -94,15 +94,15 @@ struct DatabasePoolService: Service {
 }
 
 /// `--data-dir` and `--database-url` of the commands that read an existing database while the
-/// server may run (`audit`, `explain`).
+/// server may run (`audit`, `explain`): the same flags as `serve`'s, from the table.
 struct ExistingDatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Data directory.") var dataDir = "./rooftop-data"
-    @Option(name: .customLong("database-url"), help: "The PostgreSQL database (default: databaseURI from the environment, else SQLite).")
-    var databaseURL: String?
+    @OptionGroup var location: DataDirectoryOption
+    @Option(name: ConfigFlags.name("databaseURI"), help: ConfigFlags.help("databaseURI")) var databaseURL: String?
 
     /// Opens the database; a missing SQLite file is a usage error, not a new empty database.
     func open(label: String) throws -> Database {
         var configuration = ServerConfiguration()
+        let dataDir = location.resolved()
         configuration.dataDir = dataDir
         let environment = ServerConfiguration.environmentValues(ProcessInfo.processInfo.environment)
         configuration.databaseURI = databaseURL ?? environment["databaseURI"]?.stringValue

@@ -10,9 +10,10 @@ struct OutboxCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List messages, oldest first.")
-        @Option(name: .customLong("data-dir"), help: "Data directory.") var dataDir = "./rooftop-data"
+        @OptionGroup var location: DataDirectoryOption
 
         func run() throws {
+            let dataDir = location.resolved()
             let entries = try FileOutbox(directory: dataDir + "/outbox").list()
             if entries.isEmpty { print("no messages in \(dataDir)/outbox") }
             for entry in entries { print("\(entry.name)  \(entry.date)  \(entry.to)  \(entry.subject)") }
@@ -21,11 +22,11 @@ struct OutboxCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print one message with its bodies decoded.")
-        @Option(name: .customLong("data-dir"), help: "Data directory.") var dataDir = "./rooftop-data"
+        @OptionGroup var location: DataDirectoryOption
         @Argument(help: "A file name from `outbox list`, a unique prefix of one, or `latest`.") var name: String
 
         func run() throws {
-            let outbox = FileOutbox(directory: dataDir + "/outbox")
+            let outbox = FileOutbox(directory: location.resolved() + "/outbox")
             let chosen = name == "latest" ? try outbox.list().last?.name ?? name : name
             do {
                 print(try outbox.show(chosen))

@@ -19,14 +19,21 @@ package struct RooftopCommand: AsyncParsableCommand {
     package init() {}
 }
 
-/// Options shared by commands that read the configuration.
+/// Options shared by commands that read the configuration. Each option but `--config` is a
+/// key's flag (`ConfigFlags`): its name and help come from the table, and `flagValues` maps the
+/// parsed values to their keys.
 package struct ConfigOptions: ParsableArguments {
-    @Option(help: "Address to listen on (default \(ServerConfiguration().host)).") var host: String?
-    @Option(help: "Port to listen on (default \(ServerConfiguration().port)).") var port: Int?
-    @Option(name: .customLong("data-dir"), help: "Data directory (default \(ServerConfiguration().dataDir)).") var dataDir: String?
+    @Option(name: ConfigFlags.name("host"), help: ConfigFlags.help("host")) var host: String?
+    @Option(name: ConfigFlags.name("port"), help: ConfigFlags.help("port")) var port: Int?
+    @OptionGroup var location: DataDirectoryOption
     @Option(help: "Configuration file (default <data-dir>/rooftop.json).") var config: String?
-    @Option(name: .customLong("database-url"), help: "PostgreSQL (postgres://user:password@host:port/db) instead of SQLite.")
-    var databaseURL: String?
+    @Option(name: ConfigFlags.name("databaseURI"), help: ConfigFlags.help("databaseURI")) var databaseURL: String?
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Any configuration key or member as name=value (e.g. mail.host=smtp.example.com), read as its environment variable would be; repeatable, over the other flags.",
+            valueName: "name=value"))
+    var settings: [String] = []
 
     /// The configuration from the process's environment, with its data directory created.
     func loadForServing() throws -> ServerConfiguration {
@@ -37,19 +44,26 @@ package struct ConfigOptions: ParsableArguments {
 
     package init() {}
 
-    /// Defaults < file < environment < flags.
+    /// The flags given, by key name: the one place a parsed option meets the table.
+    package var flagValues: [String: JSON] {
+        var values: [String: JSON] = [:]
+        values["host"] = host.map(JSON.string)
+        values["port"] = port.map { .number(Double($0)) }
+        values["dataDir"] = location.dataDir.map(JSON.string)
+        values["databaseURI"] = databaseURL.map(JSON.string)
+        return values
+    }
+
+    /// Defaults < file < environment < flags (`--set` last).
     package func load(environment: [String: String]) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
-        let env = ServerConfiguration.environmentValues(environment)  // for dataDir, before the file
-        let dir = dataDir ?? env["dataDir"]?.stringValue ?? configuration.dataDir
+        let dir = location.resolved(environment: environment)  // before the file, which lives in it
         let file = config ?? dir + "/rooftop.json"
         if let values = try ConfigFile.read(file, required: config != nil) { try configuration.apply(values, source: file) }
         try configuration.applyEnvironment(environment)
-        var flags: [String: JSON] = ["dataDir": .string(dir)]
-        if let host { flags["host"] = .string(host) }
-        if let port { flags["port"] = .number(Double(port)) }
-        if let databaseURL { flags["databaseURI"] = .string(databaseURL) }
-        try configuration.apply(flags, source: "flags")
+        // The directory the file was read from, even when only the environment named it.
+        try configuration.apply(flagValues.merging(["dataDir": .string(dir)]) { flag, _ in flag }, source: "flags")
+        try configuration.applySettings(settings)
         return configuration
     }
 }

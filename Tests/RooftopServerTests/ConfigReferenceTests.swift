@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import RooftopHTTP
 import RooftopServer
@@ -40,5 +41,25 @@ import Testing
         #expect(configuration.http(appId: "a", masterKey: "m").maxBodySize == 1 << 20)
         #expect(configuration.services.objectIdSize == 10)
         #expect(configuration.accounts.sessionLength == 31_536_000)
+    }
+
+    /// The options of the commands that read the configuration are the table's flags, no more
+    /// and no fewer, each with the key's description, default and variable as its help.
+    @Test func flagsComeFromTheTable() throws {
+        let help = ConfigOptions.helpMessage(columns: 10_000)
+        let named = help.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" }).filter { $0.hasPrefix("--") }
+        let options = Set(named.map(String.init)).subtracting(["--help"])
+        let flags = Set(ConfigFlags.keys.compactMap(\.flag))
+        #expect(options == flags.union(ConfigFlags.notKeys))
+        #expect(flags == ["--host", "--port", "--data-dir", "--database-url"])
+        for key in ConfigFlags.keys { #expect(help.contains(ConfigFlags.text(key)), "\(key.name)'s flag has its own help") }
+        #expect(
+            ConfigFlags.text(try #require(ServerConfiguration.definition("dataDir")))
+                == "Data directory (default ./rooftop-data; environment ROOFTOP_DATA_DIR).")
+        #expect(DataDirectoryOption.helpMessage(columns: 10_000).contains("Data directory (default ./rooftop-data; environment ROOFTOP_DATA_DIR)."))
+        // Every flag reaches its key: given all of them, each key has a value.
+        let all = try ConfigOptions.parse(["--host", "::1", "--port", "81", "--data-dir", "/d", "--database-url", "postgres://h/db"])
+        #expect(Set(all.flagValues.keys) == Set(ConfigFlags.keys.map(\.name)))
+        #expect(ConfigReference.markdown().contains("| `port` | `ROOFTOP_PORT` | `--port` | `1337` |"))
     }
 }

@@ -109,6 +109,6 @@ import Testing
                 #expect(reference.contains("| `\(member.name)` | `\(variable)` | "), "\(member.name)")
             }
         }
-        #expect(reference.contains("| `mail.password` | `ROOFTOP_MAIL_PASSWORD` | unset | string, secret: "))
+        #expect(reference.contains("| `mail.password` | `ROOFTOP_MAIL_PASSWORD` |  | unset | string, secret: "))
     }
 }

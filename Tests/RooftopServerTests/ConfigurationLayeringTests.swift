@@ -22,6 +22,49 @@ import Testing
         #expect(configuration.dataDir == dir.path)
     }
 
+    /// Each flag wins over the environment and the file for its key; the data directory the
+    /// commands without a file read (`outbox`, `audit`, `explain`) layers the same way.
+    @Test func everyFlagWinsOverEnvironmentAndFile() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("rooftop.json", #"{"host":"file.example","port":2000,"databaseURI":"postgres://file/db"}"#)
+        let env = ["ROOFTOP_HOST": "env.example", "ROOFTOP_PORT": "3000", "ROOFTOP_DATABASE_URI": "postgres://env/db"]
+        let flagged = try ConfigOptions.parse(["--data-dir", dir.path, "--host", "flag.example", "--database-url", "postgres://flag/db"])
+            .load(environment: env)
+        #expect(flagged.host == "flag.example" && flagged.port == 3000 && flagged.databaseURI == "postgres://flag/db")
+        let unflagged = try ConfigOptions.parse([]).load(environment: env.merging(["ROOFTOP_DATA_DIR": dir.path]) { $1 })
+        #expect(unflagged.dataDir == dir.path && unflagged.host == "env.example" && unflagged.databaseURI == "postgres://env/db")
+
+        let location = try DataDirectoryOption.parse([])
+        #expect(location.resolved(environment: [:]) == ServerConfiguration().dataDir)
+        #expect(location.resolved(environment: ["ROOFTOP_DATA_DIR": "/from/env"]) == "/from/env")
+        #expect(try DataDirectoryOption.parse(["--data-dir", "/flag"]).resolved(environment: ["ROOFTOP_DATA_DIR": "/from/env"]) == "/flag")
+    }
+
+    /// `--set` reaches any key or member, over the environment and the other flags, with the
+    /// environment's reading of text and the table's messages.
+    @Test func setReachesAnyKey() throws {
+        let dir = try TemporaryDirectory()
+        let env = ["ROOFTOP_SESSION_LENGTH": "120", "ROOFTOP_PASSWORD_POLICY_MIN_LENGTH": "10"]
+        let options = try ConfigOptions.parse([
+            "--data-dir", dir.path, "--port", "4000", "--set", "sessionLength=90", "--set", "passwordPolicy.minLength=12", "--set", "port=4001",
+            "--set", "applicationId=fromSet",
+        ])
+        let configuration = try options.load(environment: env)
+        #expect(configuration.accounts.sessionLength == 90 && configuration.accounts.passwordPolicy.minLength == 12)
+        #expect(configuration.port == 4001 && configuration.appId == "fromSet")
+        let refusals = [
+            (["--set", "sesionLength=1"], "--set: unknown configuration key sesionLength (did you mean sessionLength?)"),
+            (["--set", "port=abc"], "--set: port must be an integer"), (["--set", "port"], "--set port: expected name=value"),
+        ]
+        for (arguments, message) in refusals {
+            #expect {
+                _ = try ConfigOptions.parse(["--data-dir", dir.path] + arguments).load(environment: [:])
+            } throws: { error in
+                "\(error)" == message
+            }
+        }
+    }
+
     @Test func aliasesInFileAndEnvironment() throws {
         var configuration = ServerConfiguration()
         try configuration.apply(["applicationId": "a", "url": "http://x/parse"], source: "file")
