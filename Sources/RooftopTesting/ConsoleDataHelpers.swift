@@ -1,10 +1,10 @@
-package import Foundation
-package import HTTPTypes
+import Foundation
+import HTTPTypes
 package import HummingbirdTesting
-package import RooftopConsole
-package import RooftopCore
+import RooftopConsole
+import RooftopCore
 package import RooftopServices
-package import RooftopStorage
+import RooftopStorage
 import Testing
 
 /// Helpers for the data and roles pages' tests: a signed-in admin, objects made over the API,

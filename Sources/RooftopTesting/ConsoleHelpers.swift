@@ -1,10 +1,10 @@
-package import Foundation
+import Foundation
 package import HTTPTypes
 package import HummingbirdTesting
-package import NIOCore
-package import RooftopConsole
-package import RooftopCore
-package import RooftopCrypto
+import NIOCore
+import RooftopConsole
+import RooftopCore
+import RooftopCrypto
 package import RooftopServices
 package import RooftopStorage
 import Testing

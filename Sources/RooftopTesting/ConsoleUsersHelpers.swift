@@ -1,7 +1,7 @@
-package import Foundation
+import Foundation
 import HTTPTypes
 package import HummingbirdTesting
-package import RooftopCore
+import RooftopCore
 import Testing
 
 /// Tests of the console's users pages: users signed up over the API, and the edit form as a

@@ -1,15 +1,15 @@
 package import Foundation
 package import HTTPTypes
-package import Hummingbird
+import Hummingbird
 package import HummingbirdTesting
-package import Logging
+import Logging
 package import RooftopConsole
 package import RooftopCore
-package import RooftopCrypto
+import RooftopCrypto
 package import RooftopHTTP
 package import RooftopIdentity
-package import RooftopPostgres
-package import RooftopSQLite
+import RooftopPostgres
+import RooftopSQLite
 package import RooftopServer
 package import RooftopServices
 package import RooftopStorage

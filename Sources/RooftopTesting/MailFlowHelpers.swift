@@ -1,8 +1,8 @@
-package import Foundation
+import Foundation
 package import HTTPTypes
 package import HummingbirdTesting
-package import Logging
-package import NIOCore
+import Logging
+import NIOCore
 package import RooftopCore
 package import RooftopMail
 package import RooftopServices

@@ -1,5 +1,5 @@
 package import RooftopCore
-package import RooftopSQLite
+import RooftopSQLite
 package import RooftopStorage
 
 /// A real store with a hook on every read and on every write: to count reads, to make them fail

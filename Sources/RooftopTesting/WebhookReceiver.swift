@@ -1,8 +1,8 @@
-package import Foundation
-package import HTTPTypes
-package import Hummingbird
-package import Logging
-package import NIOCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
 package import RooftopCore
 
 /// A real HTTP server on loopback that webhooks call: it records each call (path, key header,
