@@ -200,11 +200,17 @@ let package = Package(
             name: "RooftopMain",
             dependencies: ["RooftopServer"],
             swiftSettings: upcoming),
+        // What several test targets share (not a product): the storage conformance suites, the test
+        // stores and clock, the stand-in peers, and the live test server with its helpers.
         .target(
             name: "RooftopTesting",
             dependencies: [
-                "RooftopCore", "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres", "RooftopIdentity",
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: server), nio("NIOConcurrencyHelpers"), log,
+                "RooftopCore", "RooftopServices", "RooftopStorage", "RooftopSQLite", "RooftopPostgres", "RooftopIdentity", "RooftopCrypto",
+                "RooftopMail", "RooftopHTTP", "RooftopConsole", "RooftopServer",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: server), nio("NIOConcurrencyHelpers"), nio("NIOCore"), log,
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
             ],
             swiftSettings: upcoming
         ),
@@ -263,16 +269,47 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Use cases tested without HTTP, over a real store.
+        .testTarget(
+            name: "RooftopServicesTests",
+            dependencies: ["RooftopCore", "RooftopStorage", "RooftopServices", "RooftopCrypto", "RooftopTesting", log],
+            swiftSettings: upcoming
+        ),
+        // The console over the in-process server: no child process, no browser.
+        .testTarget(
+            name: "RooftopConsoleTests",
+            dependencies: [
+                "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopTesting",
+                "RooftopCrypto", "RooftopMail", "RooftopConsole",
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server), nio("NIOCore"), log,
+            ],
+            swiftSettings: upcoming
+        ),
+        // The REST API over the in-process server on loopback: no child process, no browser.
         .testTarget(
             name: "RooftopHTTPTests",
             dependencies: [
-                "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopPostgres",
-                "RooftopTesting", "RooftopCrypto", "RooftopMail", "RooftopIdentity", "RooftopConsole", "RooftopWebhooks", "RooftopOutbound",
-                lifecycle,
+                "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopTesting",
+                "RooftopCrypto", "RooftopMail", lifecycle,
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
                 nio("NIOCore"), nio("NIOHTTP1"), log,
+            ],
+            swiftSettings: upcoming
+        ),
+        // What starts a process or a real peer: the `rooftop` binary, several nodes, haproxy,
+        // Chromium, the SMTP server and the identity provider (Python), curl. Run one at a time.
+        .testTarget(
+            name: "RooftopProcessTests",
+            dependencies: [
+                "RooftopCore", "RooftopStorage", "RooftopServices", "RooftopHTTP", "RooftopServer", "RooftopSQLite", "RooftopPostgres",
+                "RooftopTesting", "RooftopCrypto", "RooftopMail", "RooftopIdentity", "RooftopConsole", "RooftopWebhooks", "RooftopOutbound",
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                nio("NIOCore"), log,
             ],
             swiftSettings: upcoming
         ),

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// Sign-up, login, current user and logout over HTTP (issue 3, first part).

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
 import RooftopStorage
+import RooftopTesting
 import Synchronization
 import Testing
 

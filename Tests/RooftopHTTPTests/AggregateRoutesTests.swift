@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopTesting
 import Testing
 
 /// `/aggregate`: distinct and pipelines, master key only.

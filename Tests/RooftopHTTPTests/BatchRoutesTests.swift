@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
 import RooftopHTTP
+import RooftopTesting
 import Testing
 
 /// `/batch`: per-item results, mount-prefixed paths, transactions and the request limit.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import RooftopCore
 import RooftopHTTP
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// Bounds on what one request may do: fields per class, `hint`, passwords in URLs, counted

@@ -5,6 +5,7 @@ import RooftopCore
 import RooftopCrypto
 import RooftopServices
 import RooftopStorage
+import RooftopTesting
 import Testing
 
 /// Hostile credentials: NUL, Unicode spellings of one password, context-specific words,

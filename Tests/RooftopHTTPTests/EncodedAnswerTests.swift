@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopTesting
 import Testing
 
 /// Reads answered straight from the stored text (`Objects.findBody`/`getBody`) say exactly what

@@ -5,6 +5,7 @@ import NIOCore
 import RooftopCore
 import RooftopHTTP
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// Every failure is rendered by one function: the same error is the same bytes on every route,

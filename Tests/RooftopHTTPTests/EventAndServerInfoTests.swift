@@ -2,6 +2,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// `POST /events/:name` (accepted, checked, not stored) and `GET /serverInfo` (master key).

@@ -2,6 +2,7 @@ import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
 import RooftopStorage
+import RooftopTesting
 import Testing
 
 @Suite struct FaultTests: LiveServerTest {

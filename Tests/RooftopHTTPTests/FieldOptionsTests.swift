@@ -3,6 +3,7 @@ import HummingbirdTesting
 import RooftopCore
 import RooftopHTTP
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// `/schemas` field options `required` and `defaultValue`, as Parse enforces them (the SDKs

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import RooftopCore
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// `HEAD` on a file, and `Expect: 100-continue` on uploads and JSON bodies.
@@ -91,34 +92,6 @@ import Testing
                     + "Content-Length: \(json.utf8.count)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n", body: json)
             #expect(create.first.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(create.first)")
             #expect(create.final.contains("HTTP/1.1 201"), "\(create.final)")
-        }
-    }
-
-    /// curl sends `Expect: 100-continue` with a large body and waits up to a second for the
-    /// answer: it now comes at once.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
-    func curlDoesNotWaitASecond() async throws {
-        try await withServer { (client: any TestClientProtocol) async throws in
-            let port = try #require(client.port)
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-continue-\(UUID().uuidString).png")
-            try Data(pngBytes + [UInt8](repeating: 7, count: 200_000)).write(to: file)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = [
-                "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-H", "X-Parse-Application-Id: \(testAppId)",
-                "-H", "X-Parse-Master-Key: \(testMasterKey)", "-H", "Content-Type: image/png", "-H", "Expect: 100-continue",
-                "--expect100-timeout", "5", "--data-binary", "@\(file.path)", "http://127.0.0.1:\(port)/parse/files/big.png",
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = try await blocking { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-            process.waitUntilExit()
-            let parts = text.split(separator: " ")
-            #expect(parts.first == "201", "\(text)")
-            // Without the interim answer curl waits the whole --expect100-timeout (5 s).
-            #expect((Double(parts.last ?? "") ?? 99) < 4, "\(text)")
         }
     }
 }

@@ -6,6 +6,7 @@ import RooftopCore
 import RooftopHTTP
 import RooftopServices
 import RooftopStorage
+import RooftopTesting
 import Testing
 
 /// A file answer as the tests read it.
@@ -16,9 +17,6 @@ struct FileReply {
     var json: JSON { (try? JSONParser.parse(body)) ?? .null }
     func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
 }
-
-/// A PNG's signature and some bytes: what a profile picture looks like to the type check.
-let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
 
 /// Parse's files API over loopback HTTP: upload, download with validators and ranges, delete.
 @Suite struct FileRoutesTests: LiveServerTest {

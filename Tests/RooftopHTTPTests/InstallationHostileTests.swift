@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopTesting
 import Testing
 
 /// Installation saves with hostile bodies: each refused with its Parse error, nothing stored.

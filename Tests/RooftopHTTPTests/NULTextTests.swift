@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopTesting
 import Testing
 
 /// U+0000 in text never reaches the database cut short: what was `"admin\u0000x"` colliding

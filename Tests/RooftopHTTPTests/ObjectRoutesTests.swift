@@ -7,6 +7,7 @@ import RooftopCore
 import RooftopHTTP
 import RooftopSQLite
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// Scenarios over real loopback HTTP against a real SQLite file.

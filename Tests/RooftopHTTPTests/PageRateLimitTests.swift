@@ -5,6 +5,7 @@ import NIOCore
 import RooftopCore
 import RooftopHTTP
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// A person at a hosted page who hits a rate limit reads a page in their language with how long

@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopTesting
 import Testing
 
 /// `GET`/`PUT /config`: Parse Config's values, master-only keys hidden from clients, changes

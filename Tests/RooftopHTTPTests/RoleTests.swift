@@ -5,6 +5,7 @@ import RooftopCore
 import RooftopSQLite
 import RooftopServices
 import RooftopStorage
+import RooftopTesting
 import Testing
 
 /// Roles: inheritance through `roles`, cycles, the cache, and `role:` ACL grants.

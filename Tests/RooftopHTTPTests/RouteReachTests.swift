@@ -4,6 +4,7 @@ import HummingbirdTesting
 import RooftopCore
 import RooftopHTTP
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// A route's checks (access, rate limits) hold however the route is reached: directly, through

@@ -1,4 +1,5 @@
 import Foundation
+import RooftopTesting
 import Testing
 
 @testable import RooftopHTTP

@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopTesting
 import Testing
 
 /// `/schemas` over HTTP: master only, classes, fields, CLPs and indexes.

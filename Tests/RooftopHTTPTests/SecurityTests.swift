@@ -4,6 +4,7 @@ import HummingbirdTesting
 import RooftopCore
 import RooftopHTTP
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// One test per class of Parse Server advisory in this scope (security-bar.md §3).

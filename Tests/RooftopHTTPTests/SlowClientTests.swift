@@ -4,6 +4,7 @@ import HummingbirdTesting
 import RooftopCore
 import RooftopHTTP
 import RooftopServices
+import RooftopTesting
 import Testing
 
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import RooftopCore
 import RooftopServices
+import RooftopTesting
 import Testing
 
 /// `deleteUserFiles` when the user is deleted inside a `/batch` with `transaction: true`.

@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdTesting
 import RooftopCore
+import RooftopTesting
 import Testing
 
 /// Seed 000's "Security For User Objects": only the user changes or deletes itself.
