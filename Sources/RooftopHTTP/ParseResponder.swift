@@ -49,7 +49,7 @@ package struct ParseResponder: HTTPResponder {
                 proxyWarning.check(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies, logger: logger)
                 clientIP = Self.clientIP(socket: context.remoteIP, forwardedFor: forwardedFor, trusted: config.trustedProxies)
             }
-            let origin = RequestOrigin(clientIP: clientIP, userAgent: request.headers[.userAgent])
+            let origin = RequestOrigin(clientIP: clientIP, userAgent: request.headers[.userAgent], caller: .anonymous)
             let expectation = request.headers[.expect]?.lowercased() == "100-continue" ? ContinueResponse(channel: context.channel) : nil
             response = try await handle(request, context: &context, origin: origin, expectation: expectation)
         } catch {
@@ -119,9 +119,9 @@ package struct ParseResponder: HTTPResponder {
             // handed (a batch's items and a function's parameters included).
             try SignedFileURLs(signing: signed, base: "", appId: config.appId).checkReferences(in: .object(body))
         }
-        // What triggers and functions are told of the caller, now that it is known.
-        let withHeaders = await !routes.objects.triggers.isEmpty || !routes.functions.isEmpty
-        parseRequest.origin.caller = ParseRoutes.caller(of: parseRequest, withHeaders: withHeaders)
+        // What triggers and functions are told of the caller, now that it is known; only they
+        // read it (the headers' copy would cost every request).
+        if await !routes.objects.triggers.isEmpty || !routes.functions.isEmpty { parseRequest.origin.caller = ParseRoutes.caller(of: parseRequest) }
         return try await run(route, parseRequest, request)
     }
 

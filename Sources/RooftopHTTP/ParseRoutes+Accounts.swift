@@ -5,7 +5,7 @@ import RooftopServices
 extension ParseRoutes {
     func signUp(_ request: ParseRequest) async throws -> ParseResponse {
         let answer = try await SignUp(accounts: accounts, origin: request.origin).signUpAnswer(
-            body: request.body, installationId: request.installationId, acceptLanguage: request.acceptLanguage)
+            body: request.body, installationId: request.installationId, acceptLanguage: request.acceptLanguage, principal: request.principal)
         // authData that named an existing user made this a login: 200, no Location.
         guard answer.created else { return ParseResponse(body: .object(answer.body)) }
         return ParseResponse(status: 201, body: .object(answer.body), headers: [("Location", "/users/\(answer.objectId)")])

@@ -40,11 +40,10 @@ extension ParseRoutes {
         "x-parse-rest-api-key", "x-parse-windows-key", "authorization", "cookie",
     ]
 
-    /// What a handler learns of its request: rights, session, device, address and (`withHeaders`,
-    /// while server logic is registered: the copy would cost every request) headers.
-    static func caller(of request: ParseRequest, withHeaders: Bool) -> CloudCaller {
+    /// What a handler learns of its request: rights, session, device, address and headers.
+    static func caller(of request: ParseRequest) -> CloudCaller {
         var headers: [String: String] = [:]
-        for field in request.headers where withHeaders && !secretHeaders.contains(field.name.canonicalName) {
+        for field in request.headers where !secretHeaders.contains(field.name.canonicalName) {
             headers[field.name.canonicalName] = headers[field.name.canonicalName].map { $0 + ", " + field.value } ?? field.value
         }
         return CloudCaller(

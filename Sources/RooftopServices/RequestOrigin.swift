@@ -13,8 +13,9 @@ package struct RequestOrigin: Sendable {
     /// The console admin acting, when the request came through the console: every event the
     /// use cases record on its behalf carries the admin's name.
     package var admin: String?
-    /// The request as triggers and functions see it (its headers are copied only while server
-    /// logic is registered).
+    /// The request as triggers and functions see it: filled in once the keys and the session are
+    /// known, and only while server logic is registered (only it reads the caller; copying the
+    /// headers would cost every request).
     package var caller: CloudCaller
 
     /// Creates an origin.

@@ -67,7 +67,7 @@ import Testing
         config.passwordPolicy.maxPasswordAge = 1
         try await withAccounts(config) { accounts, now in
             let user = try await SignUp(accounts: accounts, origin: .server).signUp(
-                body: ["username": "ana", "password": "first phrase"], installationId: nil
+                body: ["username": "ana", "password": "first phrase"], installationId: nil, principal: .master
             ).user
             _ = try await LogIn(accounts: accounts, origin: .server).logIn(
                 params: ["username": "ana", "password": "first phrase"], installationId: nil)

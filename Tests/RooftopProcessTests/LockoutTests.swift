@@ -40,7 +40,7 @@ import Testing
         config.lockout = .init(threshold: 2, duration: 60)
         try await withAccounts(config) { accounts, now in
             _ = try await SignUp(accounts: accounts, origin: .server).signUp(
-                body: ["username": "ana", "password": "right phrase"], installationId: nil)
+                body: ["username": "ana", "password": "right phrase"], installationId: nil, principal: .master)
             for _ in 0..<2 {
                 await #expect(throws: ParseError(.objectNotFound, "Invalid username/password.")) {
                     _ = try await LogIn(accounts: accounts, origin: .server).logIn(

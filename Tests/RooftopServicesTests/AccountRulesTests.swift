@@ -10,7 +10,7 @@ import Testing
 /// no HTTP, no mail server, no waiting.
 @Suite struct AccountRulesTests: LiveServerTest {
     func signUp(_ accounts: Accounts, _ body: [String: JSON]) async throws -> SignUp.SignUpResult {
-        try await SignUp(accounts: accounts, origin: .server).signUp(body: body, installationId: nil)
+        try await SignUp(accounts: accounts, origin: .server).signUp(body: body, installationId: nil, principal: .master)
     }
 
     static let caseFoldedDuplicates: [(first: [String: JSON], second: [String: JSON], code: Int)] = [

@@ -162,7 +162,8 @@ package struct BrowserSignIn: Sendable {
             try await accounts.loginTrigger(.afterLogin, user, origin: origin)
             return Accounts.withToken(user.json, token)
         }
-        let result = try await SignUp(accounts: accounts, origin: origin).signUp(body: [:], installationId: installationId, verified: [identity])
+        let result = try await SignUp(accounts: accounts, origin: origin).signUp(
+            body: [:], installationId: installationId, verified: [identity], principal: .anonymous)
         guard let token = result.sessionToken else { throw Accounts.emailNotVerified }
         return Accounts.withToken(result.user.json, token)
     }

@@ -30,12 +30,11 @@ package struct SignUp: Sendable {
     /// A new user and its first session, written in one transaction.
     ///
     /// `verified` identities (the browser sign-in's, already checked with the provider) take
-    /// the place of `authData`.
+    /// the place of `authData`. `principal` is who asks (the master key may set what a client may not).
     package func signUp(
-        body: [String: JSON], installationId: String?, acceptLanguage: String? = nil, verified: [VerifiedIdentity]? = nil
+        body: [String: JSON], installationId: String?, acceptLanguage: String? = nil, verified: [VerifiedIdentity]? = nil, principal: Principal
     ) async throws -> SignUpResult {
         try AccountInput.refuseDottedAccountKeys(body)
-        let principal = origin.caller.principal
         var fields = body
         var identities: [(provider: String, id: String, data: JSON)] = []
         if let verified {
@@ -161,8 +160,10 @@ package struct SignUp: Sendable {
     }
 
     /// `POST /users`.
-    package func signUpAnswer(body: [String: JSON], installationId: String?, acceptLanguage: String?) async throws -> SignUpAnswer {
-        let result = try await signUp(body: body, installationId: installationId, acceptLanguage: acceptLanguage)
+    package func signUpAnswer(
+        body: [String: JSON], installationId: String?, acceptLanguage: String?, principal: Principal
+    ) async throws -> SignUpAnswer {
+        let result = try await signUp(body: body, installationId: installationId, acceptLanguage: acceptLanguage, principal: principal)
         guard result.created else {
             return SignUpAnswer(created: false, body: Accounts.withToken(result.user.json, result.sessionToken), objectId: result.user.objectId)
         }

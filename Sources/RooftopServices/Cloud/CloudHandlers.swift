@@ -26,6 +26,8 @@ package struct CloudCaller: Sendable {
 
     /// The server itself (a job, a schedule): the master key, no request.
     package static let server = CloudCaller(principal: .master)
+    /// A request's caller before its keys and session are known.
+    package static let anonymous = CloudCaller(principal: .anonymous)
 }
 
 /// One call of a cloud function (`POST /functions/:name`).
