@@ -27,22 +27,11 @@ extension ServerConfiguration {
                 }
                 configuration.files.maxUploadSize = bytes
             }, show: { .number(Double($0.files.maxUploadSize)) }),
-        ConfigKey(
-            "fileUpload", .object,
-            "Parse Server's upload rules: `enableForPublic` (callers without a session; default `false`), `enableForAnonymousUser` "
-                + "(default `false`), `enableForAuthenticatedUser` (default `true`), `fileExtensions` (regular expressions one of which "
-                + "an upload's extension — and its declared type's — must match; `[\"*\"]` allows all; the master key is exempt). The "
-                + "default list refuses HTML, SVG, XML, scripts and executables — see [files.md](files.md)",
-            defaultNote: "see the description",
-            apply: { configuration, value in try configuration.applyFileUpload(value) },
-            show: { configuration in
-                let files = configuration.files
-                return [
-                    "enableForPublic": .bool(files.enableForPublic), "enableForAnonymousUser": .bool(files.enableForAnonymousUser),
-                    "enableForAuthenticatedUser": .bool(files.enableForAuthenticatedUser),
-                    "fileExtensions": .array(files.fileExtensions.map(JSON.string)),
-                ]
-            }),
+        .subTable(
+            "fileUpload",
+            "Parse Server's upload rules: who may upload, and the extensions an upload may have (the master key is exempt); "
+                + "see [files.md](files.md)",
+            members: fileUploadMembers),
         .bool(
             "deleteUserFiles", \.files.deleteUserFiles,
             "when a user is deleted, also delete the files its own object referred to that no other object refers to (finding "
@@ -91,26 +80,24 @@ extension ServerConfiguration {
     /// `fileStorage` in force: as set, else the database's own kind.
     var effectiveFileStorage: String { fileStorage ?? (databaseURI == nil ? "disk" : "database") }
 
-    /// `fileUpload`: an object (or its JSON text) of Parse's four options.
-    mutating func applyFileUpload(_ value: ConfigValue) throws {
-        for (key, json) in try value.object() {
-            let item = value.member(key, json)
-            switch key {
-            case "enableForPublic": files.enableForPublic = try item.bool()
-            case "enableForAnonymousUser": files.enableForAnonymousUser = try item.bool()
-            case "enableForAuthenticatedUser": files.enableForAuthenticatedUser = try item.bool()
-            case "fileExtensions":
-                let patterns = try item.list()
+    /// `fileUpload`'s members: Parse's four options.
+    static let fileUploadMembers: [ConfigKey] = [
+        .bool("fileUpload.enableForPublic", \.files.enableForPublic, "callers without a session may upload"),
+        .bool("fileUpload.enableForAnonymousUser", \.files.enableForAnonymousUser, "anonymous users may upload"),
+        .bool("fileUpload.enableForAuthenticatedUser", \.files.enableForAuthenticatedUser, "signed-in users may upload"),
+        ConfigKey(
+            "fileUpload.fileExtensions", .list,
+            "regular expressions one of which an upload's extension — and its declared type's — must match; `[\"*\"]` allows "
+                + "all. The default list refuses HTML, SVG, XML, scripts and executables",
+            defaultNote: "see [files.md](files.md)",
+            apply: { configuration, value in
+                let patterns = try value.list()
                 for pattern in patterns where pattern != "*" {
-                    guard (try? Regex(pattern)) != nil else { throw item.error("has \(pattern), which is not a regular expression") }
+                    guard (try? Regex(pattern)) != nil else { throw value.error("has \(pattern), which is not a regular expression") }
                 }
-                files.fileExtensions = patterns
-            default:
-                throw value.unknownMember(
-                    key, known: ["enableForPublic", "enableForAnonymousUser", "enableForAuthenticatedUser", "fileExtensions"])
-            }
-        }
-    }
+                configuration.files.fileExtensions = patterns
+            }, show: { .array($0.files.fileExtensions.map(JSON.string)) }),
+    ]
 
     /// Bytes of `1048576`, `500kb`, `20mb` or `1gb` (Parse's units, powers of 1024).
     static func parseSize(_ text: String) -> Int? {

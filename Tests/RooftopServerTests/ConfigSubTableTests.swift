@@ -6,10 +6,12 @@ import RooftopServices
 import Testing
 
 /// The nested objects (`mail`, `passwordPolicy`, `accountLockout`, `securityNotifications`,
-/// `requestComplexity`, `console`) are sub-tables: each member is a key with its own variables,
+/// `requestComplexity`, `console`, `fileUpload`) are sub-tables: each member is a key with its own variables,
 /// its own row in the reference and its own line in `config print`.
 @Suite struct ConfigSubTableTests {
-    static let objects: Set = ["mail", "passwordPolicy", "accountLockout", "securityNotifications", "requestComplexity", "console"]
+    static let objects: Set = [
+        "mail", "passwordPolicy", "accountLockout", "securityNotifications", "requestComplexity", "console", "fileUpload",
+    ]
 
     func load(file: String, environment: [String: String]) throws -> ServerConfiguration {
         let dir = try TemporaryDirectory()
@@ -17,7 +19,7 @@ import Testing
         return try ConfigOptions.parse(["--data-dir", dir.path]).load(environment: environment)
     }
 
-    @Test func theSixObjectsHaveMembers() {
+    @Test func theNestedObjectsHaveMembers() {
         let withMembers = ServerConfiguration.definitions.filter { !$0.members.isEmpty }
         #expect(Set(withMembers.map(\.name)) == Self.objects)
         for key in withMembers { #expect(key.members.allSatisfy { $0.name == key.name + "." + $0.memberName }) }
@@ -30,6 +32,7 @@ import Testing
             environment: [
                 "ROOFTOP_MAIL_HOST": "env.example.com", "PARSE_SERVER_MAIL_PORT": "2525", "ROOFTOP_PASSWORD_POLICY_MIN_LENGTH": "12",
                 "ROOFTOP_REQUEST_COMPLEXITY_INCLUDE_LIMIT": "4", "ROOFTOP_SECURITY_NOTIFICATIONS_NEW_DEVICE": "false",
+                "ROOFTOP_FILE_UPLOAD_ENABLE_FOR_PUBLIC": "true",
             ])
         #expect(configuration.mail.host == "env.example.com")
         #expect(configuration.mail.port == 2525)
@@ -38,6 +41,7 @@ import Testing
         #expect(configuration.serviceSettings.queryLimits.maxIncludes == 4)
         #expect(!configuration.accounts.securityNotifications.newDevice && configuration.accounts.securityNotifications.passwordChanged)
         #expect(configuration.redacted["console"]?["path"] == "/admin")  // the file's, beside the variables
+        #expect(configuration.files.enableForPublic && !configuration.files.enableForAnonymousUser)
     }
 
     @Test func membersOfOneObjectAreCheckedTogether() throws {
