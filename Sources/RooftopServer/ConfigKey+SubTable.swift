@@ -50,7 +50,7 @@ extension ServerConfiguration {
     package mutating func applyEnvironment(_ env: [String: String]) throws {
         try applyTexts { entry in
             // The last name wins, as in environmentValues.
-            guard let variable = entry.environmentNames.last(where: { env[$0] != nil }), let text = env[variable] else { return nil }
+            guard let variable = entry.variablesRead.last(where: { env[$0] != nil }), let text = env[variable] else { return nil }
             return (text, variable)
         }
     }

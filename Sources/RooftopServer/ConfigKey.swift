@@ -77,6 +77,13 @@ package struct ConfigKey: Sendable {
         return ["PARSE_SERVER_", "ROOFTOP_"].flatMap { prefix in snaked.map { prefix + $0 } }
     }
 
+    /// Every variable read for the key, weakest first: an old spelling `upperSnake` no longer
+    /// gives (`ROOFTOP_AUTH_REDIRECT_UR_IS`), then `environmentNames`. Only the latter are documented.
+    package var variablesRead: [String] {
+        let legacy = names.map { $0.split(separator: ".").map { Self.legacyUpperSnake(String($0)) }.joined(separator: "_") }
+        return legacy.map { "ROOFTOP_" + $0 }.filter { !environmentNames.contains($0) } + environmentNames
+    }
+
     /// The value `config print` shows: secrets in use become `<redacted>`, in an object member
     /// by member.
     package func printed(_ configuration: ServerConfiguration) -> JSON {
@@ -90,12 +97,27 @@ package struct ConfigKey: Sendable {
         }
     }
 
-    /// `appId` → `APP_ID`, `restAPIKey` → `REST_API_KEY`.
-    package static func upperSnake(_ key: String) -> String {
+    /// `appId` → `APP_ID`, `restAPIKey` → `REST_API_KEY`, `authRedirectURIs` → `AUTH_REDIRECT_URIS`
+    /// (an acronym's plural `s` stays with it).
+    package static func upperSnake(_ key: String) -> String { snake(key, pluralAcronyms: true) }
+
+    /// What `upperSnake` gave before an acronym kept its plural `s` (`AUTH_REDIRECT_UR_IS`):
+    /// still read, below the right spelling, so a deployment that set it keeps working.
+    static func legacyUpperSnake(_ key: String) -> String { snake(key, pluralAcronyms: false) }
+
+    private static func snake(_ key: String, pluralAcronyms: Bool) -> String {
         var out = ""
         let chars = Array(key)
         for (i, c) in chars.enumerated() {
-            if c.isUppercase, i > 0, chars[i - 1].isLowercase || (i + 1 < chars.count && chars[i + 1].isLowercase) { out.append("_") }
+            guard c.isUppercase, i > 0 else {
+                out.append(contentsOf: c.uppercased())
+                continue
+            }
+            let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+            let afterNext: Character? = i + 2 < chars.count ? chars[i + 2] : nil
+            // `URIs`: the `s` ends the acronym's word instead of starting one with the `I`.
+            let plural = pluralAcronyms && chars[i - 1].isUppercase && next == "s" && (afterNext.map(\.isUppercase) ?? true)
+            if chars[i - 1].isLowercase || (next?.isLowercase == true && !plural) { out.append("_") }
             out.append(contentsOf: c.uppercased())
         }
         return out

@@ -104,7 +104,7 @@ package struct ServerConfiguration: Sendable {
     package static func environmentValues(_ env: [String: String]) -> [String: JSON] {
         var values: [String: JSON] = [:]
         for key in definitions {
-            for variable in key.environmentNames { if let value = env[variable] { values[key.name] = .string(value) } }
+            for variable in key.variablesRead { if let value = env[variable] { values[key.name] = .string(value) } }
         }
         return values
     }

@@ -19,7 +19,7 @@ import Testing
         )
     }
 
-    @Test func everyKeyIsDescribedAndNamedOnce() {
+    @Test func everyKeyIsDescribedAndNamedOnce() throws {
         let names = ServerConfiguration.definitions.flatMap(\.names)
         #expect(Set(names).count == names.count)
         let keys = ServerConfiguration.definitions.flatMap { [$0] + $0.members }
@@ -32,6 +32,13 @@ import Testing
         }
         #expect(ServerConfiguration.definition("databaseURL")?.environmentNames.contains("ROOFTOP_DATABASE_URL") == true)
         #expect(ConfigKey.upperSnake("restAPIKey") == "REST_API_KEY")
+        #expect(ConfigKey.upperSnake("masterKeyIps") == "MASTER_KEY_IPS")
+        // An acronym keeps its plural: not AUTH_REDIRECT_UR_IS, which is still read below it.
+        #expect(ConfigKey.upperSnake("authRedirectURIs") == "AUTH_REDIRECT_URIS")
+        let uris = try #require(ServerConfiguration.definition("authRedirectURIs"))
+        #expect(!uris.environmentNames.contains("ROOFTOP_AUTH_REDIRECT_UR_IS"))
+        #expect(uris.variablesRead.first == "ROOFTOP_AUTH_REDIRECT_UR_IS")
+        #expect(uris.variablesRead.last == "ROOFTOP_AUTH_REDIRECT_URIS")
         #expect(ServerConfiguration.definition("mail")?.members.first { $0.name == "mail.caFile" }?.environmentNames.last == "ROOFTOP_MAIL_CA_FILE")
     }
 

@@ -44,6 +44,19 @@ import Testing
         #expect(configuration.files.enableForPublic && !configuration.files.enableForAnonymousUser)
     }
 
+    /// `authRedirectURIs` is `ROOFTOP_AUTH_REDIRECT_URIS`; the spelling it had before
+    /// (`…_UR_IS`) still works, and the right one wins when both are set.
+    @Test func anAcronymsPluralKeepsItsVariable() throws {
+        let old = try load(file: "{}", environment: ["ROOFTOP_AUTH_REDIRECT_UR_IS": "com.example.app:/old"])
+        #expect(old.accounts.authRedirectURIs == ["com.example.app:/old"])
+        let both = try load(
+            file: "{}",
+            environment: [
+                "ROOFTOP_AUTH_REDIRECT_UR_IS": "com.example.app:/old", "ROOFTOP_AUTH_REDIRECT_URIS": "com.example.app:/new",
+            ])
+        #expect(both.accounts.authRedirectURIs == ["com.example.app:/new"])
+    }
+
     @Test func membersOfOneObjectAreCheckedTogether() throws {
         // Neither variable alone makes a lockout or an smtp transport; together they do.
         let configuration = try load(
