@@ -13,6 +13,49 @@ extension PostgresStore {
         }
     }
 
+    /// Performs a group's writes, trims and exchanges in one transaction (see `WriteGroup`).
+    package func write(_ group: WriteGroup) async throws -> WriteGroupOutcome {
+        try ExactText.check(group.operations)
+        return try await writeTransaction { [self] writer in
+            var outcome = WriteGroupOutcome(outcomes: [])
+            for operation in group.operations { outcome.outcomes.append(try await perform(operation, writer)) }
+            for trim in group.trims { outcome.trimmed.append(try await self.trim(trim, writer)) }
+            for exchange in group.exchanges {
+                // FOR UPDATE: a concurrent exchange of the same key waits, then reads this one's value.
+                var old: (String, Int64)?
+                let rows = try await writer.connection.query(
+                    #"SELECT "value", "expiresAt" FROM "_ONE_TIME" WHERE "key" = \#(exchange.key) FOR UPDATE"#, logger: logger)
+                for try await row in rows.decode((String, Int64).self) { old = row }
+                try await writer.connection.query(
+                    #"""
+                    INSERT INTO "_ONE_TIME" ("key", "value", "expiresAt") VALUES (\#(exchange.key), \#(exchange.value), \#(exchange.expiresAt))
+                    ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value", "expiresAt" = excluded."expiresAt"
+                    """#, logger: logger)
+                outcome.previous.append(old.flatMap { $0.1 > exchange.now ? $0.0 : nil })
+            }
+            return outcome
+        }
+    }
+
+    /// Deletes what `trim` names past its cap, as of this transaction: the ids deleted.
+    private func trim(_ trim: WriteGroup.Trim, _ writer: PostgresSchemaWriter) async throws -> [String] {
+        guard trim.limit > 0, let (schema, table) = try await writer.load(trim.className) else { return [] }
+        let catalog = QueryCompiler.Catalog(schemas: [trim.className: schema], tables: [trim.className: table])
+        let select = try QueryCompiler.compile(trim.request, dialect: dialect, catalog: catalog)
+        var ids: [String] = []
+        for try await row in try await writer.connection.query(Self.query(select), logger: logger) { ids.append(try Self.object(from: row).objectId) }
+        var deleted: [String] = []
+        for id in ids {
+            do {
+                _ = try await perform(.delete(className: trim.className, objectId: id, access: .master), writer)
+                deleted.append(id)
+            } catch let error as ParseError where error.code == .objectNotFound {
+                continue
+            }
+        }
+        return deleted
+    }
+
     private func perform(_ operation: WriteOperation, _ writer: PostgresSchemaWriter) async throws -> WriteOutcome {
         switch operation {
         case .insert(let className, let objectId, let at, let write, let grant):

@@ -12,6 +12,40 @@ extension SQLiteStore {
         }
     }
 
+    /// Performs a group's writes, trims and exchanges in one transaction (see `WriteGroup`).
+    package func write(_ group: WriteGroup) async throws -> WriteGroupOutcome {
+        try ExactText.check(group.operations)
+        return try await writeTransaction { [catalogCache] db in
+            let outcomes = try group.operations.map { operation in try SQLiteStore.perform(operation, cache: catalogCache, db: db) }
+            let trimmed = try group.trims.map { trim in try SQLiteStore.trim(trim, cache: catalogCache, db: db) }
+            let previous = try group.exchanges.map { exchange in
+                let old = try Row.fetchOne(db, sql: "SELECT value, expiresAt FROM _ONE_TIME WHERE key = ?", arguments: [exchange.key])
+                try db.execute(
+                    sql:
+                        "INSERT INTO _ONE_TIME (key, value, expiresAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expiresAt = excluded.expiresAt",
+                    arguments: [exchange.key, exchange.value, exchange.expiresAt])
+                return old.flatMap { row in (row[1] as Int64) > exchange.now ? (row[0] as String) : nil }
+            }
+            return WriteGroupOutcome(outcomes: outcomes, trimmed: trimmed, previous: previous)
+        }
+    }
+
+    /// Deletes what `trim` names past its cap, as of this transaction: the ids deleted.
+    static func trim(_ trim: WriteGroup.Trim, cache: LockedValue<VersionedCatalog?>, db: Database) throws -> [String] {
+        guard trim.limit > 0, let (schema, table) = try schema(trim.className, cache: cache, db: db) else { return [] }
+        let catalog = QueryCompiler.Catalog(schemas: [trim.className: schema], tables: [trim.className: table])
+        let select = try QueryCompiler.compile(trim.request, dialect: dialect, catalog: catalog)
+        let ids = try Row.fetchAll(db.cachedStatement(sql: select.sql), arguments: arguments(select.bindings)).map { try object(from: $0).objectId }
+        return try ids.filter { id in
+            do {
+                _ = try perform(.delete(className: trim.className, objectId: id, access: .master), cache: cache, db: db)
+                return true
+            } catch let error as ParseError where error.code == .objectNotFound {
+                return false
+            }
+        }
+    }
+
     /// A class's stored schema and table as of this transaction: from the catalog cache when it
     /// reflects this transaction's schema version (one cached statement), else read and decoded
     /// from `_SCHEMA`. Every write needs it; decoding the schema's JSON was a sixth of a

@@ -50,6 +50,11 @@ package struct AsServer: Sendable {
         try await objects.storeWrite(operations, translate: translate)
     }
 
+    /// Runs a group's writes, trims and exchanges in one transaction, as `write(_:)`.
+    func write(_ group: WriteGroup) async throws -> WriteGroupOutcome {
+        try await objects.storeWrite(group, translate: translate)
+    }
+
     /// Deletes each object of `ids` on its own, going on past failures: the ids deleted.
     func deleteEach(_ className: ClassName, _ ids: [String]) async -> [String] {
         var deleted: [String] = []

@@ -41,25 +41,36 @@ package struct AuditLog: Sendable {
     /// Appends one event. A failure to record is logged, never returned: the audit log must not
     /// turn a working login into an error.
     package func record(_ event: Event, userId: String?, reason: String? = nil, detail: String? = nil, origin: RequestOrigin) async {
-        guard enabled else { return }
-        var fields: [String: JSON] = ["type": .string(event.rawValue)]
-        fields["userId"] = userId.map(JSON.string)
-        fields["ip"] = origin.clientIP.map(JSON.string)
-        fields["userAgent"] = origin.userAgent.map { .string(String($0.prefix(512))) }
-        fields["reason"] = reason.map(JSON.string)
-        fields["detail"] = detail.map(JSON.string)
-        fields["admin"] = origin.admin.map(JSON.string)
         do {
-            var write = try ObjectWrite(body: fields, isCreate: true)
-            write.acl = ACL(readers: [], writers: [])
-            _ = try await store.write([
-                .insert(
-                    className: .audit, objectId: ObjectId.generate(length: 12), at: clock.now(), write: write,
-                    grant: SchemaGrant(createClass: true, addFields: true))
-            ])
+            guard let insert = try entry(event, userId: userId, reason: reason, detail: detail, origin: origin) else { return }
+            _ = try await store.write([insert])
         } catch {
             logger.error("audit log write failed", metadata: ["event": "\(event.rawValue)", "error": "\(error)"])
         }
+    }
+
+    /// The insert that records one event, for a use case to write in the same transaction as
+    /// what it records (a session and its login): then there is no login without its record.
+    /// Nil when the log is off.
+    func entry(_ event: Event, userId: String?, reason: String? = nil, detail: String? = nil, origin: RequestOrigin) throws -> WriteOperation? {
+        guard enabled else { return nil }
+        // The store refuses NUL in any text: a client's words must not fail the write they ride in.
+        let text = { (value: String) -> JSON in
+            guard value.contains("\u{0}") else { return .string(value) }
+            return .string(String(String.UnicodeScalarView(value.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 })))
+        }
+        var fields: [String: JSON] = ["type": .string(event.rawValue)]
+        fields["userId"] = userId.map(text)
+        fields["ip"] = origin.clientIP.map(text)
+        fields["userAgent"] = origin.userAgent.map { text(String($0.prefix(512))) }
+        fields["reason"] = reason.map(text)
+        fields["detail"] = detail.map(text)
+        fields["admin"] = origin.admin.map(text)
+        var write = try ObjectWrite(body: fields, isCreate: true)
+        write.acl = ACL(readers: [], writers: [])
+        return .insert(
+            className: .audit, objectId: ObjectId.generate(length: 12), at: clock.now(), write: write,
+            grant: SchemaGrant(createClass: true, addFields: true))
     }
 
     /// Events matching `query` (type, user, time range …), newest first (ties by id, so a page

@@ -146,13 +146,24 @@ package struct Objects: Sendable {
     func storeWrite(
         _ operations: [WriteOperation], translate: AsServer.Translation? = nil
     ) async throws -> [WriteOutcome] {
+        try await storeWriting(operations, translate: translate) { try await store.write(operations) }
+    }
+
+    /// Runs a group (writes, trims and exchanges) in one transaction, as `storeWrite`.
+    func storeWrite(_ group: WriteGroup, translate: AsServer.Translation? = nil) async throws -> WriteGroupOutcome {
+        try await storeWriting(group.operations, translate: translate) { try await store.write(group) }
+    }
+
+    private func storeWriting<T: Sendable>(
+        _ operations: [WriteOperation], translate: AsServer.Translation?, _ write: () async throws -> T
+    ) async throws -> T {
         do {
-            let outcomes = try await store.write(operations)
+            let result = try await write()
             if operations.contains(where: { $0.className == .role }) {
                 await roles.invalidate()
                 await store.cacheBus.publish(.roles)
             }
-            return outcomes
+            return result
         } catch let error as StorageError {
             if let translate, let own = try await translate(error, operations) { throw own }
             if error.duplicateField != nil { throw ParseError(.duplicateValue, "A duplicate value for a field with unique values was provided") }

@@ -37,6 +37,8 @@ package protocol DataStore: RateLimitStore, OneTimeStore, ConsoleRecordStore {
     ///
     /// An object that does not exist or that `access` may not write fails the group with 101.
     func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome]
+    /// Performs a group's writes, then its trims and one-time exchanges, in one transaction.
+    func write(_ group: WriteGroup) async throws -> WriteGroupOutcome
 
     /// How this store's nodes tell each other that caches are stale.
     var cacheBus: any CacheBus { get }

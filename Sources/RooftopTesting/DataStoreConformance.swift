@@ -17,6 +17,7 @@ package enum DataStoreConformance {
         try await queriesSeeClassesAndFieldsAddedByWrites(await makeStore())
         try await ExactTextConformance.nulIsRefusedNotTruncated(await makeStore())
         try await OneTimeConformance.recordsAreTakenOnce(await makeStore())
+        try await WriteGroupConformance.trimsAndExchangesRunInTheGroup(await makeStore())
     }
 
     static var note: ClassName { (try? ClassName("Note")) ?? .role }

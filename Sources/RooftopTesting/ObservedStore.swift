@@ -7,12 +7,12 @@ package import RooftopStorage
 package struct ObservedStore: DataStore {
     package let inner: any DataStore
     package var beforeFind: @Sendable (FindRequest) throws -> Void = { _ in }
-    package var beforeWrite: @Sendable ([WriteOperation]) async -> Void = { _ in }
+    package var beforeWrite: @Sendable ([WriteOperation]) async throws -> Void = { _ in }
 
     /// `inner` with hooks on its reads and writes.
     package init(
         inner: any DataStore, beforeFind: @escaping @Sendable (FindRequest) throws -> Void = { _ in },
-        beforeWrite: @escaping @Sendable ([WriteOperation]) async -> Void = { _ in }
+        beforeWrite: @escaping @Sendable ([WriteOperation]) async throws -> Void = { _ in }
     ) {
         self.inner = inner
         self.beforeFind = beforeFind
@@ -31,8 +31,12 @@ package struct ObservedStore: DataStore {
     }
     package func count(_ request: FindRequest) async throws -> Int { try await inner.count(request) }
     package func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        await beforeWrite(operations)
+        try await beforeWrite(operations)
         return try await inner.write(operations)
+    }
+    package func write(_ group: WriteGroup) async throws -> WriteGroupOutcome {
+        try await beforeWrite(group.operations)
+        return try await inner.write(group)
     }
     package func countRequest(key: String, window: Int64, now: Int64) async throws -> (count: Int, windowEnds: Int64) {
         try await inner.countRequest(key: key, window: window, now: now)

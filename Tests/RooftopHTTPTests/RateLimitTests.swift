@@ -103,6 +103,28 @@ import Testing
         await opened.close()
     }
 
+    /// Every limit a request meets counts it, also when another refuses it: guesses refused by
+    /// the per-address limit still spend the account's budget, so moving to a fresh address
+    /// gains nothing.
+    @Test func aRequestRefusedByOneLimitCountsUnderTheOthers() async throws {
+        let dir = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let opened = try await openStore(in: dir)
+        let limiter = RateLimiter(
+            rules: [.init(path: "/login", count: 1, window: 60_000), .init(path: "/login", count: 4, window: 60_000, zone: .account)],
+            store: opened.store, clock: FixedClock(millisecondsSince1970: 1_700_000_000_000))
+        func login(from address: String) async -> Bool {
+            (try? await limiter.check(RateLimiter.Request(method: "POST", path: "/login", clientIP: address, account: "ana"))) != nil
+        }
+        // One allowed from the first address, then three refused by its own limit.
+        var allowed: [Bool] = []
+        for _ in 0..<4 { allowed.append(await login(from: "10.0.0.1")) }
+        #expect(allowed == [true, false, false, false])
+        // The account has spent its four: a fresh address is refused too.
+        #expect(await login(from: "10.0.0.2") == false)
+        await opened.close()
+    }
+
     /// The hosted pages' form posts are limited too.
     @Test func pagePostsAreLimited() async throws {
         try await withServer(configure: { _, http in http.rateLimits = [.init(path: "/apps/*", methods: ["POST"], count: 2, window: 60_000)] }) {

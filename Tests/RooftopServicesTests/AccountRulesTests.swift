@@ -3,6 +3,7 @@ import Logging
 import RooftopCore
 import RooftopCrypto
 import RooftopServices
+import RooftopStorage
 import RooftopTesting
 import Testing
 
@@ -110,15 +111,36 @@ import Testing
         let dir = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let opened = try await openStore(in: dir)
+        // A store whose every write fails, as a failed disk would make it.
+        let failing = ObservedStore(inner: opened.store, beforeWrite: { _ in throw StorageError.unavailable("disk failed") })
+        let objects = Objects(store: failing, config: ServicesConfiguration(), clock: FixedClock(millisecondsSince1970: 0))
+        let log = CapturedLog()
+        let accounts = Accounts(
+            objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: AccountsConfiguration(), logger: log.logger)
+        // The audit write fails: the failure is logged, the caller goes on.
+        await accounts.audit.record(.login, userId: "abc", detail: "failed", origin: .server)
+        await opened.close()
+        #expect(log.messages.contains("audit log write failed"), "\(log.messages)")
+        #expect(log.levels.contains(.error))
+    }
+
+    /// A client's words with NUL (which no store takes) are recorded with U+FFFD in its place:
+    /// an audit record now rides in its login's transaction, and must not fail it.
+    @Test func auditRecordsKeepTextNoStoreWouldTake() async throws {
+        let dir = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let opened = try await openStore(in: dir)
         let objects = Objects(store: opened.store, config: ServicesConfiguration(), clock: FixedClock(millisecondsSince1970: 0))
         let log = CapturedLog()
         let accounts = Accounts(
             objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: AccountsConfiguration(), logger: log.logger)
-        // A value no store takes (NUL, refused by SQLite and PostgreSQL alike) fails the audit
-        // write: the failure is logged, the caller goes on.
-        await accounts.audit.record(.login, userId: "abc", detail: "nul\u{0}", origin: .server)
+        let origin = RequestOrigin(clientIP: "127.0.0.1", userAgent: "agent\u{0}x")
+        await accounts.audit.record(.login, userId: "abc", detail: "nul\u{0}", origin: origin)
+        let found = try await accounts.audit.find(try QueryNode.parse(where: [:]), limit: 10)
         await opened.close()
-        #expect(log.messages.contains("audit log write failed"), "\(log.messages)")
-        #expect(log.levels.contains(.error))
+        #expect(log.messages.isEmpty, "\(log.messages)")
+        #expect(found.count == 1)
+        #expect(found.first?.fields["detail"] == "nul\u{FFFD}")
+        #expect(found.first?.fields["userAgent"] == "agent\u{FFFD}x")
     }
 }

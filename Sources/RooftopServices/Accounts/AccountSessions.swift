@@ -97,21 +97,22 @@ package struct AccountSessions: Sendable {
         return .insert(className: .session, objectId: id, at: now, write: write, grant: SchemaGrant(createClass: true, addFields: true))
     }
 
-    /// Ends the user's oldest sessions past `maxSessionsPerUser` (after a new one was opened):
-    /// a credential-stuffing run or a leaking client cannot grow `_Session` without bound.
-    /// Each goes from every node's cache through the cache bus. At most 100 extra go per call,
-    /// so a user who held more before the cap was lowered is trimmed over a few logins.
-    func trim(of userId: String, keeping newSession: String, origin: RequestOrigin) async throws {
+    /// The trim that ends the user's oldest sessions past `maxSessionsPerUser`, written in the
+    /// same transaction as the new session (nil without a cap): a credential-stuffing run or a
+    /// leaking client cannot grow `_Session` without bound. At most 100 extra go per write, so
+    /// a user who held more before the cap was lowered is trimmed over a few logins.
+    func trim(of userId: String, keeping newSession: String) throws -> WriteGroup.Trim? {
         let cap = config.maxSessionsPerUser
-        guard cap > 0 else { return }
-        let newestFirst = try await server.find(
-            .session, try UserDirectory.sessions(of: userId), limit: cap + 100,
-            order: [SortKey(path: FieldPath(field: .createdAt), descending: true)])
-        guard newestFirst.count > cap else { return }
+        guard cap > 0 else { return nil }
         // The new session stays whatever the clock says (two sessions may share a millisecond).
-        let older = newestFirst.filter { $0.objectId != newSession }
-        // One by one: a session that a logout or another login removed meanwhile is no failure.
-        let revoked = await server.deleteEach(.session, older.dropFirst(cap - 1).map(\.objectId))
+        let others = QueryNode.and([
+            try UserDirectory.sessions(of: userId), .field(FieldPath(field: .objectId), .notEquals(.string(newSession))),
+        ])
+        return WriteGroup.Trim(.session, others, keeping: cap - 1)
+    }
+
+    /// After a trim: the sessions it ended leave every node's cache, and each is audited.
+    func trimmed(_ revoked: [String], of userId: String, origin: RequestOrigin) async {
         guard !revoked.isEmpty else { return }
         await forget(.sessions(ids: revoked))
         for id in revoked { await audit.record(.sessionRevoked, userId: userId, detail: "session cap: \(id)", origin: origin) }

@@ -186,9 +186,11 @@ package struct Accounts: Sendable {
     }
 
     /// A new session's token for `user`. Spans the layers: the session and its device fields,
-    /// replacing the one on the same installation, the per-user cap, and the new-device notice.
+    /// replacing the one on the same installation, the audit event `recording` (with `detail`),
+    /// the per-user cap, and the new-device notice.
     func openSession(
-        for user: StoredObject, action: String, provider: String, installationId: String?, origin: RequestOrigin
+        for user: StoredObject, action: String, provider: String, installationId: String?, recording: AuditLog.Event?, detail: String? = nil,
+        origin: RequestOrigin
     ) async throws -> String {
         let token = tokens.newToken()
         let now = objects.clock.now()
@@ -202,13 +204,20 @@ package struct Accounts: Sendable {
                 AsServer.delete(.session, $0)
             }
         }
-        try await server.write(replaced + [session])
-        if !replaced.isEmpty { await sessions.forget(.sessions(ids: replaced.map(\.objectId))) }
-        try await sessions.trim(of: user.objectId, keeping: session.objectId, origin: origin)
-        // A support session (`/loginAs`) or an upgraded one is no new device of the user's.
-        if provider != "masterkey" && action != "upgrade" {
-            SecurityNotices(accounts: self, origin: origin).notify(.signedIn(installationId: installationId, device: device), userId: user.objectId)
+        // One transaction: the session, its audit record, the cap on the user's sessions and,
+        // unless it is a support session (`/loginAs`) or an upgraded one, the device's record.
+        let notices = SecurityNotices(accounts: self, origin: origin)
+        let newDevice = provider != "masterkey" && action != "upgrade"
+        var group = WriteGroup(replaced + [session])
+        if let recording, let entry = try audit.entry(recording, userId: user.objectId, detail: detail, origin: origin) {
+            group.operations.append(entry)
         }
+        if let trim = try sessions.trim(of: user.objectId, keeping: session.objectId) { group.trims.append(trim) }
+        if newDevice { group.exchanges = notices.deviceRecords(of: user.objectId, installationId: installationId) }
+        let outcome = try await server.write(group)
+        if !replaced.isEmpty { await sessions.forget(.sessions(ids: replaced.map(\.objectId))) }
+        await sessions.trimmed(outcome.trimmed.first ?? [], of: user.objectId, origin: origin)
+        if newDevice && SecurityNotices.isNewDevice(outcome.previous) { notices.notify(.newDevice(device: device), userId: user.objectId) }
         return token
     }
 

@@ -157,8 +157,8 @@ package struct BrowserSignIn: Sendable {
             guard let user = try await accounts.directory.user(link) else { throw invalid }
             try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
             let token = try await accounts.openSession(
-                for: user, action: "login", provider: identity.provider, installationId: installationId, origin: origin)
-            await accounts.audit.record(.login, userId: link, detail: identity.provider, origin: origin)
+                for: user, action: "login", provider: identity.provider, installationId: installationId, recording: .login,
+                detail: identity.provider, origin: origin)
             try await accounts.loginTrigger(.afterLogin, user, origin: origin)
             return Accounts.withToken(user.json, token)
         }

@@ -22,8 +22,8 @@ package struct LogIn: Sendable {
     package func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
         let user = try await checkCredentials(params)
         try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
-        let token = try await accounts.openSession(for: user, action: "login", provider: "password", installationId: installationId, origin: origin)
-        await accounts.audit.record(.login, userId: user.objectId, detail: "password", origin: origin)
+        let token = try await accounts.openSession(
+            for: user, action: "login", provider: "password", installationId: installationId, recording: .login, detail: "password", origin: origin)
         try await accounts.loginTrigger(.afterLogin, user, origin: origin)
         return (user, token)
     }
@@ -121,8 +121,8 @@ package struct LogIn: Sendable {
         guard ObjectId.isPlausible(userId), let user = try await accounts.directory.user(userId) else {
             throw ParseError(.objectNotFound, "user not found")
         }
-        let token = try await accounts.openSession(for: user, action: "login", provider: "masterkey", installationId: installationId, origin: origin)
-        await accounts.audit.record(.loginAs, userId: user.objectId, origin: origin)
+        let token = try await accounts.openSession(
+            for: user, action: "login", provider: "masterkey", installationId: installationId, recording: .loginAs, origin: origin)
         return (user, token)
     }
 

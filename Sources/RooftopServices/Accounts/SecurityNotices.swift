@@ -35,13 +35,9 @@ package struct SecurityNotices: Sendable {
         accounts.background.start("security notice") {
             guard let user = try await accounts.directory.user(userId) else { return }
             switch notice {
-            case .signedIn(let installationId, let device):
-                guard try await rememberDevice(of: userId, installationId: installationId), !Self.isAnonymous(user) else {
-                    return
-                }
+            case .newDevice(let device):
+                guard !Self.isAnonymous(user) else { return }
                 await send(.newDevice, about: user, device: device, at: now, mail: mail)
-            case .signedUp(let installationId):
-                _ = try await rememberDevice(of: userId, installationId: installationId)
             case .passwordChanged:
                 await send(
                     .passwordChanged, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
@@ -75,34 +71,35 @@ package struct SecurityNotices: Sendable {
         switch notice {
         case .passwordChanged: return settings.passwordChanged
         case .emailChanged: return settings.emailChanged
-        // The first session's device is remembered even with notices off, so turning them on
-        // later doesn't report every old device as new.
-        case .signedIn, .signedUp: return true
+        case .newDevice: return settings.newDevice
         case .providerLinked(let name): return settings.providerLinked && name != "anonymous"
         case .providerUnlinked(let name): return settings.providerUnlinked && name != "anonymous"
         }
     }
 
-    /// Whether the device this sign-in came from is new to the account: one the account has a
-    /// sign-in from in the last `knownDeviceLifetime` is not, and neither is the first device
-    /// ever recorded (the sign-up's, or the first sign-in after an upgrade). A device is its
-    /// installation id, else the coarse network and the `User-Agent`. The record is kept in the
-    /// database (shared by every node) under digests, never the ids themselves.
-    func rememberDevice(of userId: String, installationId: String?) async throws -> Bool {
+    /// The records of the device a new session comes from, written in the session's own
+    /// transaction (none without mail: no notice could go out). A device is its installation id,
+    /// else the coarse network and the `User-Agent`; each record is kept in the database (shared
+    /// by every node) under a digest, never the ids themselves, for `knownDeviceLifetime` after
+    /// the device's last sign-in. The second record says the account has a device history at all.
+    /// Devices are remembered even with notices off, so turning them on later doesn't report every
+    /// old device as new.
+    func deviceRecords(of userId: String, installationId: String?) -> [WriteGroup.OneTimeExchange] {
+        guard accounts.mail != nil else { return [] }
         let device =
             installationId.map { "installation:" + $0.lowercased() }
             ?? "network:\(origin.clientIP.map(SessionDevices.coarseAddress) ?? "")|agent:\(String((origin.userAgent ?? "").prefix(512)))"
         let now = accounts.objects.clock.now().millisecondsSince1970
-        let store = accounts.server.store
-        let deviceKey = "device:" + accounts.tokens.digest(userId + "\n" + device)
-        let known = try await store.takeOneTime(key: deviceKey, now: now) != nil
-        try await store.putOneTime(key: deviceKey, value: "1", expiresAt: now + Self.knownDeviceLifetime)
-        let historyKey = "devices:" + accounts.tokens.digest(userId)
-        let hadHistory = try await store.takeOneTime(key: historyKey, now: now) != nil
-        try await store.putOneTime(key: historyKey, value: "1", expiresAt: now + Self.knownDeviceLifetime)
-        guard !known, hadHistory else { return false }
-        guard accounts.config.securityNotifications.newDevice else { return false }
-        return true
+        return [
+            "device:" + accounts.tokens.digest(userId + "\n" + device), "devices:" + accounts.tokens.digest(userId),
+        ].map { WriteGroup.OneTimeExchange(key: $0, value: "1", expiresAt: now + Self.knownDeviceLifetime, now: now) }
+    }
+
+    /// Whether `deviceRecords`' exchange found the device new to the account: not known in the
+    /// last `knownDeviceLifetime`, and not the first device ever recorded (the sign-up's, or the
+    /// first sign-in after an upgrade).
+    static func isNewDevice(_ previous: [String?]) -> Bool {
+        previous.count == 2 && previous[0] == nil && previous[1] != nil
     }
 
     /// Renders and queues one notice to `address` (the user's email by default), in the user's

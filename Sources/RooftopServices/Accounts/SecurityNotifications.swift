@@ -40,10 +40,8 @@ enum SecurityNotice: Sendable {
     case passwordChanged
     /// From `old` (the address the user had, if any) to the address the user has now.
     case emailChanged(old: String?)
-    /// A session was opened; a notice goes out only when the device is new to the account.
-    case signedIn(installationId: String?, device: [String: JSON])
-    /// A sign-up's first session: its device is remembered, nothing is sent.
-    case signedUp(installationId: String?)
+    /// A session was opened from a device new to the account (`SecurityNotices.isNewDevice`).
+    case newDevice(device: [String: JSON])
     case providerLinked(String)
     case providerUnlinked(String)
 }

@@ -107,8 +107,10 @@ package struct SessionManagement: Sendable {
                 device: await accounts.devices.fields(installationId: installation, at: now, origin: origin))
         else { throw ParseError.internalError }
         write.operations += custom.operations
-        try await accounts.server.write([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])
-        try await accounts.sessions.trim(of: userId, keeping: id, origin: origin)
+        var group = WriteGroup([.insert(className: .session, objectId: id, at: at, write: write, grant: grant)])
+        if let trim = try accounts.sessions.trim(of: userId, keeping: id) { group.trims.append(trim) }
+        let outcome = try await accounts.server.write(group)
+        await accounts.sessions.trimmed(outcome.trimmed.first ?? [], of: userId, origin: origin)
         return [
             "objectId": .string(id), "createdAt": .string(at.iso), "sessionToken": .string(token),
             "user": ObjectRef(className: .user, objectId: userId).pointerJSON,

@@ -111,9 +111,15 @@ package struct SignUp: Sendable {
         // With unverified emails kept out, the first session waits for the verification.
         let token: String? = verifyToken != nil && accounts.config.preventLoginWithUnverifiedEmail ? nil : accounts.tokens.newToken()
         let grant = SchemaGrant(createClass: true, addFields: true)
-        var group: [WriteOperation] = [.insert(className: .user, objectId: userId, at: now, write: write, grant: grant)]
+        // One transaction: the user, its audit record and, with a first session, the session and
+        // the device's record (the first device is remembered: it is never reported as new).
+        var group = WriteGroup([.insert(className: .user, objectId: userId, at: now, write: write, grant: grant)])
+        if let entry = try accounts.audit.entry(.signup, userId: userId, detail: identities.first?.provider, origin: origin) {
+            group.operations.append(entry)
+        }
         if let token {
-            group.append(
+            group.exchanges = SecurityNotices(accounts: accounts, origin: origin).deviceRecords(of: userId, installationId: installationId)
+            group.operations.append(
                 try accounts.sessions.insert(
                     userId: userId, token: token, action: identities.isEmpty ? "signup" : "login",
                     provider: identities.first?.provider ?? "password", installationId: installationId, at: now,
@@ -121,17 +127,13 @@ package struct SignUp: Sendable {
         }
         let outcomes: [WriteOutcome]
         do {
-            outcomes = try await accounts.server.write(group)
+            outcomes = try await accounts.server.write(group).outcomes
         } catch let error as ParseError where error.code == ParseError.Code.accountAlreadyLinked && !identities.isEmpty {
             // Two first logins with one identity raced: the other one created the user.
             guard let existing = try await accounts.directory.user(linkedTo: identities) else { throw error }
             return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
-        await accounts.audit.record(.signup, userId: user.objectId, detail: identities.first?.provider, origin: origin)
-        if token != nil {
-            SecurityNotices(accounts: accounts, origin: origin).notify(.signedUp(installationId: installationId), userId: user.objectId)
-        }
         await accounts.afterUserSave(user.objectId, original: nil, principal: principal, origin: origin)
         if let verifyToken { await accounts.sendVerification(to: user, token: verifyToken, acceptLanguage: acceptLanguage) }
         if verifyToken != nil && accounts.config.preventSignupWithUnverifiedEmail { throw Accounts.emailNotVerified }
@@ -141,8 +143,8 @@ package struct SignUp: Sendable {
     /// A login through `authData` that named an existing user (sign-up answers 200 then).
     func logIn(_ user: StoredObject, provider: String, installationId: String?) async throws -> SignUpResult {
         try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
-        let token = try await accounts.openSession(for: user, action: "login", provider: provider, installationId: installationId, origin: origin)
-        await accounts.audit.record(.login, userId: user.objectId, detail: provider, origin: origin)
+        let token = try await accounts.openSession(
+            for: user, action: "login", provider: provider, installationId: installationId, recording: .login, detail: provider, origin: origin)
         try await accounts.loginTrigger(.afterLogin, user, origin: origin)
         return SignUpResult(user: user, sessionToken: token, created: false)
     }
