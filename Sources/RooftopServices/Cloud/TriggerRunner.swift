@@ -56,7 +56,8 @@ package struct TriggerRunner: Sendable {
     /// Whether a trigger of `kind` is registered for `className`, in code or as a webhook.
     package func has(_ kind: TriggerKind, _ className: ClassName) async -> Bool {
         if inCode(kind, className) { return true }
-        guard let webhooks else { return false }
+        // Find and login triggers are never webhooks: a read asks nothing of the hooks' cache.
+        guard let webhooks, WebhookRegistry.hookableTriggers.contains(kind) else { return false }
         do {
             return try await webhooks.triggerURL(kind, className.rawValue) != nil
         } catch {
