@@ -74,4 +74,11 @@ package struct TOTPCodes: OneTimeCodes {
     package func matchingStep(secret: [UInt8], code: String, atSeconds now: Int64) -> Int64? {
         TOTP.matchingStep(secret: secret, code: code, atSeconds: now)
     }
+
+    /// 15 random bytes (120 bits) in base32, lowercase, in groups of four: `abcd-efgh-…`.
+    package func newRecoveryCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let letters = Array(Base32.encode((0..<15).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).lowercased())
+        return stride(from: 0, to: letters.count, by: 4).map { String(letters[$0..<min($0 + 4, letters.count)]) }.joined(separator: "-")
+    }
 }

@@ -53,6 +53,11 @@ extension ServerConfiguration {
             "live sessions one user may hold; a login past it ends the user's oldest session (dropped from every node's cache); "
                 + "`0` is no cap ([security.md](security.md))",
             valid: { $0 >= 0 }, problem: "must be 0 (no cap) or a number of sessions"),
+        .int(
+            "secondFactorMaxFailures", \.accounts.secondFactorMaxFailures,
+            "wrong second-factor codes in a row after which codes are refused for 15 minutes, counted on every node "
+                + "([users.md](users.md#a-second-factor))",
+            valid: { (1...100).contains($0) }, problem: "must be between 1 and 100 (NIST SP 800-63B allows at most 100)"),
         .bool(
             "revokeSessionOnPasswordReset", \.accounts.revokeSessionOnPasswordReset,
             "a reset through the emailed link ends every session of the user"),

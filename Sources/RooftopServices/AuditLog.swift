@@ -12,6 +12,7 @@ package struct AuditLog: Sendable {
         case emailVerified = "email.verified", sessionRevoked = "session.revoked", lockout
         case providerLinked = "provider.linked", providerUnlinked = "provider.unlinked"
         case accountUnlocked = "account.unlocked", userDeleted = "user.deleted"
+        case secondFactorEnabled = "second.factor.enabled", secondFactorRemoved = "second.factor.removed"
         case verificationSent = "verification.sent", passwordResetSent = "password.reset.sent"
         case adminLogin = "admin.login", adminLoginFailed = "admin.login.failed", adminLogout = "admin.logout"
         case adminLockout = "admin.lockout"

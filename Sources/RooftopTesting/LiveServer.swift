@@ -143,7 +143,10 @@ extension LiveServerTest {
         let objects = Objects(
             store: opened.store, config: ServicesConfiguration(), clock: ClosureClock { ParseDate(millisecondsSince1970: now.withLock { $0 }) })
         do {
-            try await body(Accounts(objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: config), now)
+            let accounts = Accounts(
+                objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: config,
+                secondFactor: SecondFactorCrypto(codes: TOTPCodes(), box: SecretBox(secrets: ["test master key"])))
+            try await body(accounts, now)
         } catch {
             await opened.close()
             throw error

@@ -120,5 +120,5 @@ package final class SMTPTestServer: @unchecked Sendable {
 package struct TestEnvironmentError: Error, CustomStringConvertible {
     /// What is missing and how to get it.
     package let description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RooftopCore
 import RooftopCrypto
 import Testing
@@ -38,5 +39,56 @@ import Testing
         #expect(Base32.decode("GE1!") == nil)
         let uri = TOTP.uri(secret: secret, account: "ops@example", issuer: "Rooftop Console")
         #expect(uri.hasPrefix("otpauth://totp/Rooftop%20Console:ops%40example?secret=GEZDGNBV"))
+    }
+}
+
+/// The box second-factor secrets are stored in: AES-256-GCM under keys derived from the server's
+/// secrets, the first sealing, all opening.
+@Suite struct SecretBoxTests {
+    @Test func sealedSecretsOpenOnlyUnderTheirKeysAndUnchanged() throws {
+        let secret: [UInt8] = Array("a TOTP secret of twenty".utf8)
+        let box = SecretBox(secrets: ["current"])
+        let sealed = try box.seal(secret)
+        #expect(sealed.hasPrefix("v1.") && !sealed.contains(Base32.encode(secret)))
+        #expect(box.open(sealed)?.plaintext == secret && box.open(sealed)?.current == true)
+        // Fresh nonces: the same secret seals differently each time.
+        #expect(try box.seal(secret) != sealed)
+        // Rotation: a new key first still opens what the old one sealed, and says it is old.
+        let rotated = SecretBox(secrets: ["next", "current"])
+        #expect(rotated.open(sealed)?.plaintext == secret && rotated.open(sealed)?.current == false)
+        #expect(SecretBox(secrets: ["other"]).open(sealed) == nil)
+        // Any change to the text is refused, never a wrong plaintext.
+        var characters = Array(sealed)
+        for index in stride(from: 12, to: characters.count, by: 7) {
+            let original = characters[index]
+            characters[index] = original == "A" ? "B" : "A"
+            #expect(box.open(String(characters)) == nil)
+            characters[index] = original
+        }
+    }
+
+    /// Whatever a database or an attacker puts there, opening answers nil and never traps.
+    @Test func garbageNeverOpens() {
+        let box = SecretBox(secrets: ["current"])
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("v1.ABCDEFGHIJKLMNOPQRSTUVWXYZ234567abcdef=\u{0}é-")
+        for length in 0..<300 {
+            let text = String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+            #expect(box.open(text) == nil)
+            #expect(box.open("v1." + text) == nil)
+        }
+        #expect(box.open("v1.00000000.") == nil)
+        #expect(box.open("v1..AAAA") == nil)
+    }
+
+    /// Recovery codes: 120 random bits in six groups of four base32 characters.
+    @Test func recoveryCodesAreLongAndRandom() {
+        let codes = (0..<50).map { _ in TOTPCodes().newRecoveryCode() }
+        #expect(Set(codes).count == 50)
+        for code in codes {
+            let groups = code.split(separator: "-")
+            #expect(groups.count == 6 && groups.allSatisfy { $0.count == 4 })
+            #expect(Base32.decode(code.replacingOccurrences(of: "-", with: ""))?.count == 15)
+        }
     }
 }

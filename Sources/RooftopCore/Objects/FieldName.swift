@@ -103,6 +103,9 @@ public enum InternalField: String, Sendable, CaseIterable {
     case failedLoginCount = "_failed_login_count"
     /// When a lockout ends, in milliseconds since 1970 (Parse's name).
     case lockoutExpiresAt = "_account_lockout_expires_at"
+    /// A `_User`'s second factor, as JSON text: its TOTP secret sealed under a server key, the
+    /// last step used, recovery code digests and failures (`SecondFactorState`).
+    case secondFactor = "_second_factor"
 }
 
 /// A validated dot path into a document (`stats.wins`): a field name and nested keys.

@@ -48,6 +48,9 @@ package struct AccountsConfiguration: Sendable {
     package var authRedirectURIs: [String] = []
     /// Live sessions one user may hold; opening one more ends the oldest (`0` = no cap).
     package var maxSessionsPerUser = 100
+    /// Wrong second-factor codes in a row before codes are refused for 15 minutes (NIST SP
+    /// 800-63B allows at most 100).
+    package var secondFactorMaxFailures = 10
     /// Which security notices are mailed (when mail is configured).
     package var securityNotifications = SecurityNotificationSettings()
 
@@ -102,6 +105,8 @@ package struct Accounts: Sendable {
     let devices: SessionDevices
     /// Security notices sent per user this hour, on this node.
     let noticeBudget = NoticeBudget()
+    /// The second factor's codes and secret box; nil refuses enrolment.
+    let secondFactor: SecondFactorCrypto?
 
     /// Whether account mail (and so the pages its links open) is configured.
     package var sendsMail: Bool { mail != nil }
@@ -121,9 +126,10 @@ package struct Accounts: Sendable {
     package init(
         objects: Objects, hasher: any PasswordHasher, tokens: any SessionTokenSource, config: AccountsConfiguration,
         providers: [any AuthProvider] = [], mail: AccountMail? = nil, logger: Logger = Logger(label: "rooftop.accounts"),
-        background: BackgroundWork? = nil
+        background: BackgroundWork? = nil, secondFactor: SecondFactorCrypto? = nil
     ) {
         self.mail = mail
+        self.secondFactor = secondFactor
         let background = background ?? BackgroundWork(limit: 64, logger: logger)
         self.background = background
         let audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)

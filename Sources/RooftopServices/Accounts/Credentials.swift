@@ -38,6 +38,18 @@ package protocol OneTimeCodes: Sendable {
     /// The step within one of `now`'s (RFC 6238 §5.2's allowance for drift) whose code is
     /// `code`, compared in constant time; nil when none is.
     func matchingStep(secret: [UInt8], code: String, atSeconds now: Int64) -> Int64?
+    /// A new recovery code: 120 random bits as six groups of four base32 letters and digits.
+    func newRecoveryCode() -> String
+}
+
+/// Seals secrets the server must read back but never store in plain text (a second factor's
+/// TOTP secret), made by the crypto target.
+package protocol SecretSealing: Sendable {
+    /// `plaintext` sealed under the current key.
+    func seal(_ plaintext: [UInt8]) throws -> String
+    /// The plaintext of `sealed`, and whether it was sealed under the current key; nil when it
+    /// was changed or its key is gone.
+    func open(_ sealed: String) -> (plaintext: [UInt8], current: Bool)?
 }
 
 /// The rules a new password must follow before it is hashed (Parse's `passwordPolicy`, NIST SP

@@ -20,7 +20,7 @@ package struct LogIn: Sendable {
     /// failure, after the same bcrypt work, so neither the answer nor its timing tells whether
     /// an account exists.
     package func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
-        let user = try await checkCredentials(params)
+        let user = try await checkCredentials(params, secondFactor: true)
         try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
         let token = try await accounts.openSession(
             for: user, action: "login", provider: "password", installationId: installationId, recording: .login, detail: "password", origin: origin)
@@ -29,10 +29,10 @@ package struct LogIn: Sendable {
     }
 
     /// The user these credentials name; the same 101 for every failure, after the same bcrypt
-    /// work.
-    func checkCredentials(_ params: [String: JSON]) async throws -> StoredObject {
+    /// work. With `secondFactor`, an enrolled user's code is checked (and spent) too.
+    func checkCredentials(_ params: [String: JSON], secondFactor: Bool = false) async throws -> StoredObject {
         do {
-            return try await verifyCredentials(params)
+            return try await verifyCredentials(params, secondFactor: secondFactor)
         } catch let failure as LoginFailure {
             await accounts.audit.record(.loginFailed, userId: failure.userId, reason: failure.reason, origin: origin)
             throw failure.error
@@ -46,7 +46,7 @@ package struct LogIn: Sendable {
         var reason: String
     }
 
-    func verifyCredentials(_ params: [String: JSON]) async throws -> StoredObject {
+    func verifyCredentials(_ params: [String: JSON], secondFactor: Bool) async throws -> StoredObject {
         let username = params["username"]
         let email = params["email"]
         guard username != nil || email != nil else { throw ParseError(.usernameMissing, "username/email is required.") }
@@ -79,8 +79,22 @@ package struct LogIn: Sendable {
         let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.passwords.hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
         let matches = await accounts.passwords.matches(password, hash: hash)
+        // Only after the password checked out: a guesser learns nothing of the second factor.
+        var factorRefusal: ParseError?
+        if secondFactor, matches, passwordValue.stringValue != nil, let user = found {
+            do {
+                try await SecondFactor(accounts: accounts, origin: origin).check(user, authData: params["authData"])
+            } catch let error as ParseError {
+                factorRefusal = error
+            }
+        }
+        // A wrong code counts towards the lockout as a wrong password does.
         if lockout, let user = found {
-            try await accounts.lockout.settleTicket(user, succeeded: matches && passwordValue.stringValue != nil, origin: origin)
+            try await accounts.lockout.settleTicket(
+                user, succeeded: matches && passwordValue.stringValue != nil && factorRefusal == nil, origin: origin)
+        }
+        if let factorRefusal, let user = found {
+            throw LoginFailure(error: factorRefusal, userId: user.objectId, reason: "second factor")
         }
         // A user whose ACL is {} is master-only and can't log in (Parse).
         guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
@@ -127,7 +141,7 @@ package struct LogIn: Sendable {
     }
 
     /// `/verifyPassword`: checks credentials like a login but opens no session; the answer has
-    /// neither a token nor `authData`.
+    /// neither a token nor `authData`. No second-factor code is asked (as Parse): it opens nothing.
     package func verifyPassword(params: [String: JSON]) async throws -> [String: JSON] {
         let user = try await checkCredentials(params)
         var body = user.json

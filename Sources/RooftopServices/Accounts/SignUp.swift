@@ -37,10 +37,13 @@ package struct SignUp: Sendable {
         try AccountInput.refuseDottedAccountKeys(body)
         var fields = body
         var identities: [(provider: String, id: String, data: JSON)] = []
+        // A second factor's code sent with a provider's sign-in (Parse's `mfa` beside it).
+        var secondFactor: JSON?
         if let verified {
             identities = verified.map { ($0.provider, $0.subject, AuthProviders.storedData($0)) }
         } else if let authData = fields.removeValue(forKey: "authData") {
-            guard case .object(let entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+            guard case .object(var entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+            secondFactor = entries.removeValue(forKey: "mfa")
             for (name, data) in entries.sorted(by: { $0.key < $1.key }) {
                 let identity = try await accounts.identities.verify(name, data, origin: origin)
                 identities.append((name, identity.subject, AuthProviders.storedData(identity)))
@@ -48,7 +51,7 @@ package struct SignUp: Sendable {
         }
         if !identities.isEmpty {
             if let existing = try await accounts.directory.user(linkedTo: identities) {
-                return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
+                return try await logIn(existing, provider: identities[0].provider, installationId: installationId, secondFactor: secondFactor)
             }
             if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
         }
@@ -131,7 +134,7 @@ package struct SignUp: Sendable {
         } catch let error as ParseError where error.code == ParseError.Code.accountAlreadyLinked && !identities.isEmpty {
             // Two first logins with one identity raced: the other one created the user.
             guard let existing = try await accounts.directory.user(linkedTo: identities) else { throw error }
-            return try await logIn(existing, provider: identities[0].provider, installationId: installationId)
+            return try await logIn(existing, provider: identities[0].provider, installationId: installationId, secondFactor: secondFactor)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
         await accounts.afterUserSave(user.objectId, original: nil, principal: principal, origin: origin)
@@ -141,7 +144,10 @@ package struct SignUp: Sendable {
     }
 
     /// A login through `authData` that named an existing user (sign-up answers 200 then).
-    func logIn(_ user: StoredObject, provider: String, installationId: String?) async throws -> SignUpResult {
+    /// An enrolled second factor needs its code here too (as Parse asks for `authData.mfa` beside
+    /// the provider's): the browser sign-in, which can't ask for one yet, is refused for such users.
+    func logIn(_ user: StoredObject, provider: String, installationId: String?, secondFactor: JSON? = nil) async throws -> SignUpResult {
+        try await SecondFactor(accounts: accounts, origin: origin).check(user, authData: secondFactor.map { ["mfa": $0] })
         try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
         let token = try await accounts.openSession(
             for: user, action: "login", provider: provider, installationId: installationId, recording: .login, detail: provider, origin: origin)

@@ -40,8 +40,23 @@ package struct UserChanges: Sendable {
             throw ParseError(.operationForbidden, "Clients aren't allowed to manually update email verification.")
         }
         if fields["sessionToken"] != nil { throw ParseError(.operationForbidden, "sessionToken can't be changed this way.") }
-        let authData = fields.removeValue(forKey: "authData")
+        var authData = fields.removeValue(forKey: "authData")
+        // Parse's `mfa` entry is a second factor, not a sign-in method.
+        var factorOperations: [(FieldPath, FieldOperation)] = []
+        var enrolment: SecondFactor.Enrolment?
+        if case .object(var entries)? = authData, let mfa = entries.removeValue(forKey: "mfa") {
+            let factor = SecondFactor(accounts: accounts, origin: origin)
+            if mfa == .null {
+                factorOperations = try factor.removal(principal: principal)
+            } else {
+                guard let user = try await accounts.directory.user(userId) else { throw ParseError.objectNotFound }
+                enrolment = try factor.enrol(mfa, user: user, principal: principal)
+                factorOperations = enrolment?.operations ?? []
+            }
+            authData = entries.isEmpty ? nil : .object(entries)
+        }
         var write = try ObjectWrite(body: fields, isCreate: false)
+        write.operations += factorOperations
         // Only a change is news: re-saving a linked provider's data sends no notice.
         var linkedBefore: Set<String> = []
         if authData != nil { linkedBefore = Set(LinkedIdentities.providers(of: try await accounts.directory.user(userId))) }
@@ -88,9 +103,11 @@ package struct UserChanges: Sendable {
         }
         let schema = try await accounts.server.schema(.user)
         let decision = try AccessPolicy.check(.update, on: .user, clp: schema?.clp ?? .open, principal: principal)
+        var access = accounts.objects.writeAccess(decision, principal)
+        // Replacing a factor: only the one whose code was checked (a concurrent change fails this).
+        if let replacing = enrolment?.replacing { access = access.requiring(.internal(.secondFactor), equals: replacing) }
         let update = WriteOperation.update(
-            className: .user, objectId: userId, at: now, write: write, access: accounts.objects.writeAccess(decision, principal),
-            grant: SchemaGrant(createClass: false, addFields: true))
+            className: .user, objectId: userId, at: now, write: write, access: access, grant: SchemaGrant(createClass: false, addFields: true))
         let outcomes = try await accounts.server.write([update] + operations)
         if password != nil {
             await accounts.sessions.forget(.userSessions(userId: userId))
@@ -101,8 +118,11 @@ package struct UserChanges: Sendable {
             await accounts.audit.record(.emailChanged, userId: userId, origin: origin)
             SecurityNotices(accounts: accounts, origin: origin).notify(.emailChanged(old: current?.fields["email"]?.stringValue), userId: userId)
         }
+        if case .object(let entries)? = body["authData"], let mfa = entries["mfa"] {
+            await accounts.audit.record(mfa == .null ? .secondFactorRemoved : .secondFactorEnabled, userId: userId, origin: origin)
+        }
         if case .object(let entries)? = body["authData"] {
-            for (provider, data) in entries.sorted(by: { $0.key < $1.key }) {
+            for (provider, data) in entries.sorted(by: { $0.key < $1.key }) where provider != "mfa" {
                 await accounts.audit.record(data == .null ? .providerUnlinked : .providerLinked, userId: userId, detail: provider, origin: origin)
                 if data == .null, linkedBefore.contains(provider) {
                     SecurityNotices(accounts: accounts, origin: origin).notify(.providerUnlinked(provider), userId: userId)
@@ -119,6 +139,8 @@ package struct UserChanges: Sendable {
         guard let first = outcomes.first else { throw ParseError.internalError }
         var answer = try Objects.response(to: first)
         if let newToken { answer["sessionToken"] = .string(newToken) }
+        // The recovery codes, shown this once (Parse: `authDataResponse`).
+        if let enrolment { answer["authDataResponse"] = ["mfa": enrolment.response] }
         return answer
     }
 
