@@ -36,7 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
         // account work they started (which may queue mail), then queued mail gets its last
         // chance, then PostgreSQL's pool stops; the database closes last.
         // First, so it is the last told to stop: it listens for a second Ctrl-C until the end.
-        var services: [any Service] = [SecondInterrupt()]
+        var services: [any Service] = [SecondInterrupt(gracefulTimeout: configuration.gracefulShutdownTimeout)]
         if let pool = database.pool { services.append(DatabasePoolService(pool: pool)) }
         if let queue = mail?.queue { services.append(MailQueueService(queue: queue, logger: logger)) }
         services.append(BackgroundWorkService(work: dependencies.background))
