@@ -95,7 +95,7 @@ public struct RTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let aggregateError = Self(rawValue: 600)
 }
 
-/// `kRTErrorObjectNotFound`, as the seeds' Objective-C spelling names it.
+/// `kRTErrorObjectNotFound`, as apps written for Parse's Objective-C SDK spell it.
 public let kRTErrorObjectNotFound = RTErrorCode.objectNotFound.rawValue
 /// `kRTErrorInvalidSessionToken`.
 public let kRTErrorInvalidSessionToken = RTErrorCode.invalidSessionToken.rawValue
@@ -109,7 +109,7 @@ public let kRTErrorConnectionFailed = RTErrorCode.connectionFailed.rawValue
 /// An error from the server (its Parse code and message) or from the SDK itself.
 ///
 /// Bridged to `NSError` with domain `"Rooftop"`, `code` the Parse code and `userInfo["error"]`
-/// the message, so `error.userInfo["error"]` works as in the seeds.
+/// the message, so `error.userInfo["error"]` works as in apps written for Parse's SDK.
 public struct RTError: Error, Sendable, Equatable, CustomStringConvertible, CustomNSError, LocalizedError {
     /// The Parse code.
     public let code: RTErrorCode

@@ -19,4 +19,11 @@ package struct ConsoleConfiguration: Sendable, Equatable {
 
     /// The defaults.
     package init() {}
+
+    /// Whether the console is served beside an API mounted at `mountPath`: it is on and not
+    /// inside the API's path (nor the API inside its own), which would hide one's routes.
+    package func isServed(besideAPIAt mountPath: String) -> Bool {
+        let clashes = mountPath != "/" && (path == mountPath || path.hasPrefix(mountPath + "/") || mountPath.hasPrefix(path + "/"))
+        return enabled && !clashes
+    }
 }

@@ -10,7 +10,7 @@ import RooftopServices
 extension ConsoleResponder {
     static let routes: [ConsoleRoute] = [
         ConsoleRoute(.get, "assets/:name", .anyone) { console, _, path in console.asset(path["name"]) },
-        ConsoleRoute(.get, "login", .anyone) { console, visit, _ in console.loginPage(&visit) },
+        ConsoleRoute(.get, "login", .anyone) { console, visit, _ in try await console.loginPage(&visit) },
         ConsoleRoute(.post, "login", .anyone) { console, visit, _ in try await console.logIn(&visit, ip: visit.ip) },
         ConsoleRoute(.post, "logout", .signedIn) { console, visit, _ in try await console.logOut(&visit) },
         ConsoleRoute(.get, "") { _, visit, _ in redirect(visit.base + "/users") },

@@ -8,13 +8,16 @@ import RooftopServices
 /// make (no session exists yet; see `ConsoleSessions.newSignInToken`), the same-origin check every
 /// console POST has, the per-address rate limit, the per-admin lockout and the TOTP code.
 extension ConsoleResponder {
-    func loginPage(_ visit: inout ConsoleVisit, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+    func loginPage(_ visit: inout ConsoleVisit, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let token = sessions.newSignInToken()
         // Over plain http to another machine, the password and the session cookie travel in
         // clear: say so where the admin is about to type them.
         let plain = !visit.secure && !AddressRange.isLoopbackHost(visit.request.head.authority ?? "")
+        // Before the first admin, say how to create one (as `rooftop serve`'s banner does).
+        let noAdmin = try await !admins.exist()
         var response = visit.page(
-            "login", title: visit.word("signIn"), values: ["loginCsrf": token, "name": visit.form["name"] ?? ""], status: status,
+            "login", title: visit.word("signIn"), values: ["loginCsrf": token, "name": visit.form["name"] ?? "", "noAdmin": noAdmin],
+            status: status,
             notice: plain ? visit.word("plainHTTP") : nil, error: error)
         response.headers.append(HTTPField(name: .setCookie, value: visit.cookie("rooftop_console_login", token)))
         return response
@@ -29,7 +32,7 @@ extension ConsoleResponder {
         do {
             try await limiter.check(RateLimiter.Request(method: "POST", path: "/console-login", clientIP: ip))
         } catch let limited as RateLimiter.Limited {
-            var response = loginPage(&visit, error: visit.word("tooMany"), status: .tooManyRequests)
+            var response = try await loginPage(&visit, error: visit.word("tooMany"), status: .tooManyRequests)
             response.headers[.retryAfter] = String(limited.retryAfter)
             return response
         }
@@ -59,7 +62,7 @@ extension ConsoleResponder {
             let typed = String(name.prefix(64)).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
             await accounts.audit.record(.adminLoginFailed, userId: nil, reason: reason, detail: typed, origin: visit.origin)
             if failure == .lockedNow { await accounts.audit.record(.adminLockout, userId: nil, detail: typed, origin: visit.origin) }
-            return loginPage(&visit, error: visit.word(message), status: failure == .codeNeeded ? .ok : .unauthorized)
+            return try await loginPage(&visit, error: visit.word(message), status: failure == .codeNeeded ? .ok : .unauthorized)
         }
     }
 }

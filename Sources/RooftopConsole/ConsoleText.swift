@@ -46,6 +46,8 @@ enum ConsoleText {
         "revoked": "The session was revoked.", "revokedAll": "All sessions were revoked.", "deleted": "The user was deleted.",
         "confirmMismatch": "The typed name does not match the username; nothing was deleted.", "noUser": "There is no such user.",
         "language": "Language", "data": "Data", "roles": "Roles",
+        "noAdmin": "The console has no admin yet. Create the first one on the server with",
+        "noAdminOptions": "(with the --data-dir or --config rooftop serve was started with; it asks for a password), then sign in here.",
     ]
 
     static let coreJapanese: [String: String] = [
@@ -79,5 +81,9 @@ enum ConsoleText {
         "revoked": "セッションを無効化しました。", "revokedAll": "すべてのセッションを無効化しました。", "deleted": "ユーザーを削除しました。",
         "confirmMismatch": "入力された名前がユーザー名と一致しないため、削除していません。", "noUser": "該当するユーザーはいません。",
         "language": "言語", "data": "データ", "roles": "ロール",
+        "noAdmin": "コンソールの管理者はまだいません。最初の管理者をサーバー上で次のコマンドで作成してください:",
+        "noAdminOptions":
+            "（rooftop serve に --data-dir や --config を指定した場合は同じものを付けてください。パスワードを尋ねられます）。"
+            + "作成後、ここでサインインしてください。",
     ]
 }

@@ -25,6 +25,8 @@ package struct ParseRequest: Sendable {
     package var tokenUser: String? = nil
     /// The installation id the request carried, if any.
     package var installationId: String? = nil
+    /// A master key was given and it is not this server's (the request is a client's).
+    package var masterKeyRejected = false
     /// The `Accept-Language` header, for the language of mail a request triggers.
     package var acceptLanguage: String? = nil
     /// Where the request came from (the client's address and user agent; once authenticated,

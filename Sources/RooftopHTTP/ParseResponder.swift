@@ -185,6 +185,7 @@ package struct ParseResponder: HTTPResponder {
             headers: request.headers, body: &body, clientIP: parseRequest.clientIP)
         parseRequest.sessionToken = credentials.sessionToken
         parseRequest.installationId = credentials.installationId
+        parseRequest.masterKeyRejected = credentials.masterKeyRejected
         parseRequest.principal = credentials.isMaster ? .master : .anonymous
         guard let token = credentials.sessionToken, !credentials.isMaster else { return }
         do {
@@ -232,11 +233,16 @@ package struct ParseResponder: HTTPResponder {
     }
 
     private func readBody(_ request: Request, limit: Int? = nil, expectation: ContinueResponse?) async throws -> [String: JSON] {
-        let limit = limit ?? config.maxBodySize
-        try Self.refuseDeclaredLength(request, limit: limit)
-        await expectation?.send()
-        // Over the limit: the error renderer answers 413.
-        let buffer = try await request.body.collect(upTo: limit)
+        let bound = limit ?? config.maxBodySize
+        let buffer: ByteBuffer
+        do {
+            try Self.refuseDeclaredLength(request, limit: bound)
+            await expectation?.send()
+            // Over the limit: the error renderer answers 413.
+            buffer = try await request.body.collect(upTo: bound)
+        } catch let error where limit == nil && BodyTooLarge.isTooLarge(error) {
+            throw BodyTooLarge(limit: bound)
+        }
         let bytes = buffer.readableBytesView
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         guard case .object(let object) = try JSONParser.parse(bytes) else {

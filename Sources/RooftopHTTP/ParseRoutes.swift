@@ -58,7 +58,8 @@ struct ParseRoutes: Sendable {
         case .session: if request.sessionToken == nil { throw ParseError(.invalidSessionToken, "Invalid session token") }
         case .user:
             if !request.principal.isMaster && request.principal.userId == nil { throw ParseError(.invalidSessionToken, "Invalid session token") }
-        case .master: if !request.principal.isMaster { throw UnauthorizedError.masterRequired }
+        case .master:
+            if !request.principal.isMaster { throw request.masterKeyRejected ? UnauthorizedError.masterKeyWrong : UnauthorizedError.masterRequired }
         }
     }
 

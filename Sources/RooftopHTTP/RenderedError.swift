@@ -57,6 +57,24 @@ extension HTTPError: RenderedError {
     }
 }
 
+/// An API request's JSON body over `maxBodySize`: 413 with Parse's 116, naming the setting (and
+/// its variable) that raises the limit.
+struct BodyTooLarge: Error, RenderedError {
+    /// `maxBodySize`, in bytes.
+    let limit: Int
+
+    func failure(logger: Logger) -> ErrorRenderer.Failure {
+        ErrorRenderer.Failure(
+            status: .contentTooLarge, code: ParseError.Code.objectTooLarge.rawValue,
+            message: "Request body is too large: the limit is \(limit) bytes (the maxBodySize setting, ROOFTOP_MAX_BODY_SIZE).")
+    }
+
+    /// Whether `error` is a body over its limit: declared (`HTTPError`) or counted while read.
+    static func isTooLarge(_ error: any Error) -> Bool {
+        error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge
+    }
+}
+
 extension NIOTooManyBytesError: RenderedError {
     func failure(logger: Logger) -> ErrorRenderer.Failure { ErrorRenderer.tooLarge }
 }

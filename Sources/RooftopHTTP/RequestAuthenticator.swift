@@ -17,6 +17,8 @@ struct RequestAuthenticator {
         var isMaster = false
         var sessionToken: String?
         var installationId: String?
+        /// A master key was given and it is not this server's: a master-key route says so.
+        var masterKeyRejected = false
     }
 
     /// Validates keys; strips alias fields from `body` when they were used.
@@ -40,7 +42,7 @@ struct RequestAuthenticator {
         }
         if appId == nil || !ConstantTime.equals(appId ?? "", config.appId) {
             // Aliases count only when the header is missing or wrong, as in Parse.
-            guard let alias = body["_ApplicationId"]?.stringValue else { throw UnauthorizedError.unauthorized }
+            guard let alias = body["_ApplicationId"]?.stringValue else { throw UnauthorizedError.applicationId }
             appId = alias
             masterKey = body["_MasterKey"]?.stringValue ?? masterKey
             javascriptKey = body["_JavaScriptKey"]?.stringValue ?? javascriptKey
@@ -49,13 +51,15 @@ struct RequestAuthenticator {
             installationId = body["_InstallationId"]?.stringValue ?? installationId
             for key in RequestAuthenticator.bodyAliases { body[key] = nil }
         }
-        guard let appId, ConstantTime.equals(appId, config.appId) else { throw UnauthorizedError.unauthorized }
+        guard let appId, ConstantTime.equals(appId, config.appId) else { throw UnauthorizedError.applicationId }
         var credentials = Credentials(sessionToken: sessionToken, installationId: installationId)
         if let masterKey, ConstantTime.equals(masterKey, config.masterKey) {
             guard let clientIP, config.masterKeyIps.contains("0.0.0.0/0") || AddressRange.any(config.masterKeyIps, contains: clientIP) else {
                 throw UnauthorizedError.unauthorized
             }
             credentials.isMaster = true
+        } else if masterKey != nil {
+            credentials.masterKeyRejected = true
         }
         if !credentials.isMaster, config.clientKey != nil || config.restAPIKey != nil || config.javascriptKey != nil || config.dotNetKey != nil {
             let supplied: [(String?, String?)] = [
@@ -67,7 +71,7 @@ struct RequestAuthenticator {
                 guard let given, let expected else { return false }
                 return ConstantTime.equals(given, expected)
             }
-            guard matched else { throw UnauthorizedError.unauthorized }
+            guard matched else { throw UnauthorizedError.clientKey }
         }
         return credentials
     }

@@ -95,8 +95,10 @@ package struct FileOutbox: MailTransport {
         var out: [String] = []
         var inHeaders = true
         var base64: [String] = []
+        // Only a body read so far: flushing at every part header would put an empty line
+        // between the part's headers.
         func flush() {
-            if let data = Data(base64Encoded: base64.joined()) { out.append(String(decoding: data, as: UTF8.self)) }
+            if !base64.isEmpty, let data = Data(base64Encoded: base64.joined()) { out.append(String(decoding: data, as: UTF8.self)) }
             base64 = []
         }
         for line in lines {

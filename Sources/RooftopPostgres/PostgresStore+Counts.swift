@@ -1,6 +1,6 @@
 import PostgresNIO
 package import RooftopCore
-package import RooftopStorage
+import RooftopStorage
 
 extension PostgresStore {
     /// Counts at most `cap` rows; past the cap, the planner's estimate (`pg_class.reltuples`,

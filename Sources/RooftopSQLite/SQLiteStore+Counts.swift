@@ -1,6 +1,6 @@
 import GRDB
 package import RooftopCore
-package import RooftopStorage
+import RooftopStorage
 
 extension SQLiteStore {
     /// Counts at most `cap` rows (a `LIMIT` inside the count): SQLite keeps no row estimate, and

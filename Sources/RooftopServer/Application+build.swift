@@ -89,8 +89,7 @@ func makeConsole(_ dependencies: Dependencies, accounts: Accounts, data: Console
     let settings = dependencies.console
     let mount = dependencies.http.mountPath
     // A console inside the API's path would hide API routes (and the reverse): refused as off.
-    let clashes = mount != "/" && (settings.path == mount || settings.path.hasPrefix(mount + "/") || mount.hasPrefix(settings.path + "/"))
-    guard settings.enabled, !clashes else {
+    guard settings.isServed(besideAPIAt: mount) else {
         if settings.enabled { dependencies.logger.error("console.path \(settings.path) is inside mountPath \(mount): the console is off") }
         return nil
     }

@@ -46,8 +46,10 @@ extension ServerConfiguration {
     /// Applies the known `ROOFTOP_*` and `PARSE_SERVER_*` variables (ROOFTOP_ wins) on top of
     /// this configuration. Each variable is its own source, so an error names the variable to
     /// fix; an object's members' variables come after the object's own and win over it, and the
-    /// object's rules across members run once all of them are in.
+    /// object's rules across members run once all of them are in. A `ROOFTOP_*` variable no key
+    /// reads is refused first (`UnknownVariables`).
     package mutating func applyEnvironment(_ env: [String: String]) throws {
+        try UnknownVariables.check(env)
         try applyTexts { entry in
             // The last name wins, as in environmentValues.
             guard let variable = entry.variablesRead.last(where: { env[$0] != nil }), let text = env[variable] else { return nil }

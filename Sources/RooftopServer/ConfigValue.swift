@@ -61,12 +61,20 @@ package struct ConfigValue: Sendable {
         }
     }
 
-    /// Strings: a JSON array of them, or comma-separated text (`a, b`).
+    /// Strings: a JSON array of them, as JSON or as its text (the environment's
+    /// `["10.0.0.0/8","127.0.0.1"]`), or comma-separated text (`a, b`). Text that opens with `[`
+    /// but is not a JSON array (`[::1]:8080`) is comma-separated text.
     package func list() throws -> [String] {
-        if let items = json.arrayValue {
+        if let items = json.arrayValue ?? arrayText {
             return try items.enumerated().map { index, item in try member("\(index)", item).string() }
         }
         return try string().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Text that is a JSON array (`["a","b"]`), as its items.
+    private var arrayText: [JSON]? {
+        guard let text = json.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), text.hasPrefix("[") else { return nil }
+        return (try? JSONParser.parse(text))?.arrayValue
     }
 
     /// An object, or its JSON text (the environment's form of a nested option).

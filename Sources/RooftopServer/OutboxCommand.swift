@@ -27,7 +27,12 @@ struct OutboxCommand: ParsableCommand {
 
         func run() throws {
             let outbox = FileOutbox(directory: location.resolved() + "/outbox")
-            let chosen = name == "latest" ? try outbox.list().last?.name ?? name : name
+            let all = try outbox.list()
+            if all.isEmpty {
+                throw CommandFailure(
+                    "the outbox \(outbox.directory) is empty: the server has written no mail to it yet", status: CommandFailure.noInput)
+            }
+            let chosen = name == "latest" ? all.last?.name ?? name : name
             do {
                 print(try outbox.show(chosen))
             } catch let error as MailError {

@@ -25,14 +25,18 @@ struct ServeCommand: AsyncParsableCommand {
         let dependencies = try Dependencies.serving(configuration, keys: keys, store: database.store, logger: logger)
         let mail = dependencies.mail
         let config = configuration
+        let createAdmin = StartupBanner.createAdminCommand(options, configuration)
+        let adminStore = database.store
         let app = buildApplication(dependencies, host: configuration.host, port: configuration.port) { port in
-            KeyFile.printBanner(config, keys: keys, port: port)
+            // Listening means the database is prepared; a failed look counts as "has an admin".
+            let hasAdmin = (try? await ConsoleAdmins.exist(in: adminStore)) ?? true
+            StartupBanner(configuration: config, keys: keys, port: port, createAdmin: hasAdmin ? nil : createAdmin).print()
         }
         // Started in this order and stopped in the reverse one: requests end first, then the
         // account work they started (which may queue mail), then queued mail gets its last
         // chance, then PostgreSQL's pool stops; the database closes last.
         // First, so it is the last told to stop: it listens for a second Ctrl-C until the end.
-        var services: [any Service] = [SecondInterrupt()]
+        var services: [any Service] = [SecondInterrupt(gracefulTimeout: configuration.gracefulShutdownTimeout)]
         if let pool = database.pool { services.append(DatabasePoolService(pool: pool)) }
         if let queue = mail?.queue { services.append(MailQueueService(queue: queue, logger: logger)) }
         services.append(BackgroundWorkService(work: dependencies.background))

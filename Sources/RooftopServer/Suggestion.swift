@@ -1,8 +1,12 @@
 /// "did you mean …" for a mistyped configuration key.
 package enum Suggestion {
-    /// ` (did you mean mountPath?)`, or nothing when no known name is close.
-    package static func hint(for name: String, among known: [String]) -> String {
-        nearest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""
+    /// ` (did you mean mountPath?)`, or nothing when no known name is close. Names that share
+    /// `commonPrefix` (`ROOFTOP_`) are compared without it, so the edits allowed are those of the
+    /// words that differ.
+    package static func hint(for name: String, among known: [String], commonPrefix: String = "") -> String {
+        let strip = { (text: String) in text.hasPrefix(commonPrefix) ? String(text.dropFirst(commonPrefix.count)) : text }
+        return nearest(to: strip(name), among: known.filter { $0.hasPrefix(commonPrefix) }.map(strip)).map { " (did you mean \(commonPrefix)\($0)?)" }
+            ?? ""
     }
 
     /// The known name fewest edits away, ignoring case; none further than a third of its length

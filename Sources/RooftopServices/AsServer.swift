@@ -1,4 +1,4 @@
-package import RooftopCore
+import RooftopCore
 package import RooftopStorage
 
 /// The server acting for itself, for the use cases' own reads and writes (sessions, lockout

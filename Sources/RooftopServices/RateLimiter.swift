@@ -1,5 +1,5 @@
 import Foundation
-package import RooftopCore
+import RooftopCore
 package import RooftopStorage
 
 /// Rate limits in Parse Server's `rateLimit` shape, counted in the database so every node

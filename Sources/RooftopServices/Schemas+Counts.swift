@@ -1,5 +1,5 @@
 package import RooftopCore
-package import RooftopStorage
+import RooftopStorage
 
 extension Schemas {
     /// How many objects `className` holds without scanning a large table: exact below `cap`,

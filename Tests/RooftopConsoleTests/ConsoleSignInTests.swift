@@ -96,4 +96,24 @@ import Testing
             #expect(events.json["results"]?.arrayValue?.count == 1, "the audit log still tells")
         }
     }
+
+    /// Before the first admin, the sign-in page says how to create one, in the page's language;
+    /// once one exists it says nothing of it.
+    @Test func signInPageSaysHowToCreateTheFirstAdmin() async throws {
+        let stores = StoreBox()
+        try await withServer(wrap: stores.keep) { client in
+            let english = try await consoleRequest(client, .get, "/console/login")
+            #expect(english.status == 200)
+            #expect(
+                english.html.contains(
+                    #"<p class="notice" id="no-admin">The console has no admin yet. Create the first one on the server with "#
+                        + "<code>rooftop admin create NAME</code> (with the --data-dir or --config rooftop serve was started with; "
+                        + "it asks for a password), then sign in here.</p>"))
+            let japanese = try await consoleRequest(client, .get, "/console/login?lang=ja")
+            #expect(japanese.html.contains("コンソールの管理者はまだいません。") && japanese.html.contains("<code>rooftop admin create NAME</code>"))
+            try await consoleAdmins(try stores.store).create(name: "ops", password: password, role: .owner, totp: false)
+            let later = try await consoleRequest(client, .get, "/console/login")
+            #expect(later.status == 200 && !later.html.contains("no-admin") && !later.html.contains("admin create"))
+        }
+    }
 }

@@ -6,7 +6,7 @@ import RooftopServices
 import RooftopTesting
 import Testing
 
-/// Sign-up, login, current user and logout over HTTP (issue 3, first part).
+/// Sign-up, login, current user and logout over HTTP.
 @Suite struct AccountRoutesTests: LiveServerTest {
     func signUp(_ client: any TestClientProtocol, _ body: String) async throws -> Reply {
         try await call(client, .post, "/parse/users", body: body)
@@ -14,7 +14,7 @@ import Testing
 
     func session(_ token: String) -> [String: String] { ["X-Parse-Session-Token": token] }
 
-    /// Seed 002: A signs up and writes todos; B signs up and neither sees nor changes them.
+    /// The two-user todo tutorial: A signs up and writes todos; B signs up and neither sees nor changes them.
     @Test func twoUsersTodoScenario() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
             let a = try await signUp(client, #"{"username":"ana","password":"correct horse","email":"ana@example.com","nickname":"A"}"#)
@@ -216,7 +216,7 @@ import Testing
         }
     }
 
-    /// Seed 002's "private by default" buckets: `defaultACL: owner` for one class.
+    /// The todo tutorial's "private by default" buckets: `defaultACL: owner` for one class.
     @Test func ownerDefaultACL() async throws {
         try await withServer(configure: { services, _ in services.defaultACL = ["Todo": .owner] }) { (client: any TestClientProtocol) async throws in
             let ana = try #require(
@@ -255,7 +255,7 @@ import Testing
         }
     }
 
-    /// Seed 000: a post pointing at its user, queried by that pointer; querying users.
+    /// The users guide: a post pointing at its user, queried by that pointer; querying users.
     @Test func seed000PointerAssociationAndUserQuery() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
             let ana = try await signUp(client, #"{"username":"ana","password":"correct horse","phone":"415-392-0202"}"#)

@@ -7,7 +7,7 @@ import RooftopServices
 import RooftopTesting
 import Testing
 
-/// Seed 000 "Anonymous Users" and seed 001's device users: `authData.anonymous`.
+/// The users guide's "Anonymous Users" and the device-user app's users: `authData.anonymous`.
 @Suite struct AnonymousUserTests: LiveServerTest {
     func anonymous(_ id: String) -> String { #"{"authData":{"anonymous":{"id":"\#(id)"}}}"# }
     func session(_ token: String) -> [String: String] { ["X-Parse-Session-Token": token] }

@@ -53,7 +53,10 @@ import Testing
 
     @Test func badInputGetsParseErrors() async throws {
         try await withServer { (client: any TestClientProtocol) async throws in
-            #expect(try await call(client, .post, "/parse/classes/Note", body: "{}", appId: "wrong").json == ["error": "unauthorized"])
+            #expect(
+                try await call(client, .post, "/parse/classes/Note", body: "{}", appId: "wrong").json == [
+                    "error": "unauthorized: X-Parse-Application-Id is missing or wrong"
+                ])
             #expect(try await call(client, .post, "/parse/classes/Note", body: #"{"a":1,"a":2}"#).json["code"] == 107)
             #expect(try await call(client, .post, "/parse/classes/Note", body: "{\"a\":\"\u{FFFD}\"").json["code"] == 107)
             #expect(try await call(client, .post, "/parse/classes/Bad-Name", body: "{}").json["code"] == 103)

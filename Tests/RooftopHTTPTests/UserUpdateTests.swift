@@ -4,7 +4,7 @@ import RooftopCore
 import RooftopTesting
 import Testing
 
-/// Seed 000's "Security For User Objects": only the user changes or deletes itself.
+/// The users guide's "Security For User Objects": only the user changes or deletes itself.
 @Suite struct UserUpdateTests: LiveServerTest {
     func signUp(_ client: any TestClientProtocol, _ name: String) async throws -> (id: String, token: String) {
         let reply = try await call(client, .post, "/parse/users", body: #"{"username":"\#(name)","password":"correct horse"}"#)

@@ -78,4 +78,35 @@ import Testing
         #expect(shown.contains("link: https://x/y?token=abc"))
         #expect(throws: MailError.self) { try outbox.show("nothing-like-this") }
     }
+
+    /// `rooftop outbox show`'s reading: headers once-spaced (no empty line between a part's
+    /// headers), each body decoded in its place.
+    @Test func readableKeepsHeadersOnceSpaced() throws {
+        let message = MailMessage(from: "a@example.com", to: "b@example.com", subject: "Hi", text: "Hello\nhttps://x/y", html: "<p>Hello</p>")
+        let rendered = message.rendered(messageId: "m1")
+        let boundaryStart = try #require(rendered.range(of: "boundary=\""))
+        let boundary = String(rendered[boundaryStart.upperBound...].prefix { $0 != "\"" })
+        let readable = FileOutbox.readable(rendered)
+        let body = try #require(readable.range(of: "MIME-Version: 1.0\n"))
+        #expect(
+            String(readable[body.lowerBound...]) == """
+                MIME-Version: 1.0
+                Content-Type: multipart/alternative; boundary="\(boundary)"
+
+                --\(boundary)
+                Content-Type: text/plain; charset=utf-8
+                Content-Transfer-Encoding: base64
+
+                Hello
+                https://x/y
+                --\(boundary)
+                Content-Type: text/html; charset=utf-8
+                Content-Transfer-Encoding: base64
+
+                <p>Hello</p>
+                --\(boundary)--
+
+                """)
+        #expect(readable.hasPrefix("Date: ") && readable.contains("\nSubject: Hi\nMessage-ID: <m1@example.com>\nMIME-Version: 1.0\n"))
+    }
 }

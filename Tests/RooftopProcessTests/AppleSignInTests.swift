@@ -56,7 +56,7 @@ import Testing
             #expect(back.status == 302 && back.cacheControl == "no-store", "\(back.body)")
             let query = BrowserSignInSteps.query(try #require(back.location))
             #expect(query["state"] == "app-state")
-            let (status, user) = try await steps.redeem(try #require(query["code"], "\(query)"), verifier: steps.verifier)
+            let (status, user) = try await steps.redeem(query["code"], verifier: steps.verifier)
             #expect(status == 200, "\(user)")
             let id = try #require(user["objectId"]?.stringValue)
             // The name from Apple's `user` (first sign-in only), the email from the signed token.

@@ -16,7 +16,7 @@ import Testing
     @Test func aTossedCookieSignsTheBrowserIntoNothing() async throws {
         let stores = StoreBox()
         try await withServer(wrap: stores.keep) { client in
-            let admins = try consoleAdmins(try stores.store)
+            let admins = consoleAdmins(try stores.store)
             try await admins.create(name: "mallory", password: "attacker passphrase 1", role: .owner, totp: false)
             try await admins.create(name: "ops", password: "console passphrase 1", role: .owner, totp: false)
             let port = try #require(client.port)

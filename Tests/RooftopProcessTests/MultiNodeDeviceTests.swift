@@ -3,7 +3,7 @@ import RooftopCore
 import RooftopTesting
 import Testing
 
-/// Issue 21 on two nodes: two devices of one user, each signed in through a different node, see
+/// Session devices on two nodes: two devices of one user, each signed in through a different node, see
 /// both sessions by name; "sign out my other devices" on one node is enforced at once by the
 /// other, and so is revoking one session.
 extension MultiNodeTests {

@@ -23,7 +23,7 @@ import Testing
         let settings = [ProviderSettings(name: "oidc", kind: .oidc, clientIds: ["client-1"], issuer: issuer)]
         let token = try await idp.idToken("oidc", sub: "9101", now: Self.now, ["iss": .string(issuer)])
         let body = #"{"authData":{"oidc":{"id":"9101","token":"\#(token)"}}}"#
-        let trusted = try ProviderHTTP(caFile: try #require(idp.caFile))
+        let trusted = try ProviderHTTP(caFile: idp.caFile)
         try await withServer(clock: TestClock(), auth: settings, dependencies: { $0.providerHTTP = trusted }) {
             (client: any TestClientProtocol) async throws in
             let reply = try await call(client, .post, "/parse/users", body: body)
@@ -41,7 +41,7 @@ import Testing
         var webhooks = WebhookSettings()
         webhooks.allowedHosts = ["127.0.0.1:\(try #require(receiver.tlsPort))"]
         let register = #"{"functionName":"hello","url":"https://127.0.0.1:\#(try #require(receiver.tlsPort))/hook"}"#
-        let trusted = try WebhookClient(caFile: try #require(receiver.caFile))
+        let trusted = try WebhookClient(caFile: receiver.caFile)
         try await withServer(webhooks: webhooks, dependencies: { $0.webhookTransport = trusted }) { (client: any TestClientProtocol) async throws in
             #expect(try await call(client, .post, "/parse/hooks/functions", body: register, master: true).status == 200)
             let reply = try await call(client, .post, "/parse/functions/hello", body: "{}")

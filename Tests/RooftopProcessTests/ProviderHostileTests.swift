@@ -8,8 +8,8 @@ import RooftopServices
 import RooftopTesting
 import Testing
 
-/// Every hostile token issue 18 lists, against the stand-in identity provider: each answers 101
-/// (or 208) and nothing is created or changed.
+/// Every kind of hostile provider token (forged, expired, for another audience, …), against the
+/// stand-in identity provider: each answers 101 (or 208) and nothing is created or changed.
 @Suite struct ProviderHostileTests: LiveServerTest {
     let now = ProviderSignInTests.now
 

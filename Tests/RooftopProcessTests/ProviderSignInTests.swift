@@ -7,7 +7,7 @@ import RooftopServices
 import RooftopTesting
 import Testing
 
-/// Issue 18's native-token path against the stand-in identity provider: Apple, Google, a generic
+/// Sign-in with a provider's native token against the stand-in identity provider: Apple, Google, a generic
 /// OpenID Connect provider (discovery), Facebook and GitHub each sign up, log in, link and unlink.
 @Suite struct ProviderSignInTests: LiveServerTest {
     /// The test clock's start, in seconds: tokens are minted at it.

@@ -8,7 +8,7 @@ import RooftopServices
 import RooftopTesting
 import Testing
 
-/// Security notices (issue 21, item 3), received by a real SMTP server: in the user's language,
+/// Security notices, received by a real SMTP server: in the user's language,
 /// with what the user needs to act and no secret, each one switchable off, bounded per user.
 @Suite struct SecurityNotificationTests: LiveServerTest {
     static let phone = "3f2504e0-4f89-11d3-9a0c-0305e82c3301"

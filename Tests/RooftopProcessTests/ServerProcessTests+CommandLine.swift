@@ -95,5 +95,13 @@ extension ServerProcessTests {
         #expect(process.terminationStatus == 130)
         let output = try String(contentsOf: dir.appendingPathComponent("out.log"), encoding: .utf8)
         #expect(output.contains("second interrupt"), "\(output)")
+        #expect(
+            output.contains(
+                "rooftop: stopping (draining): requests in flight may finish, up to 60 s; press Ctrl-C again to stop at once\n"),
+            "the first interrupt is answered: \(output)")
+        // The banner names the console and, with no admin yet, the command that creates one,
+        // with the data directory the server was started with.
+        #expect(output.contains("Admin console: http://127.0.0.1:\(port)/console\n"), "\(output)")
+        #expect(output.contains("    rooftop admin create NAME --data-dir \(dir.path)\n"), "\(output)")
     }
 }

@@ -204,6 +204,9 @@ import Testing
         let dir = try temporaryDirectory("outbox")
         defer { try? FileManager.default.removeItem(at: dir) }
         let outbox = FileOutbox(directory: dir.path + "/outbox")
+        let (emptyStatus, empty) = try runCommand(binary, ["outbox", "show", "latest", "--data-dir", dir.path])
+        #expect(emptyStatus == 66)
+        #expect(empty == "rooftop: the outbox \(dir.path)/outbox is empty: the server has written no mail to it yet\n", "\(empty)")
         try await outbox.deliver(MailMessage(from: "a@example.com", to: "ana@example.com", subject: "First", text: "one"))
         try await Task.sleep(for: .milliseconds(5))
         try await outbox.deliver(MailMessage(from: "a@example.com", to: "bob@example.com", subject: "確認してください", text: "リンク: https://x/y"))

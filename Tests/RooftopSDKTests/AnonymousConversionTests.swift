@@ -3,7 +3,7 @@ import Rooftop
 import RooftopCore
 import Testing
 
-/// Seed 000: "the converted user will retain all of its data" — and keeps working: the server
+/// The users guide: "the converted user will retain all of its data" — and keeps working: the server
 /// ends the anonymous session when the user signs up, so the SDK must carry on with the session
 /// the conversion answered with.
 extension SDKTests {

@@ -36,7 +36,7 @@ extension SDKTests {
             }
         }
 
-        /// Seed 003's `loginWithFacebook`: the example's loopback listener, a command-line
+        /// The backend wrapper's `loginWithFacebook`: the example's loopback listener, a command-line
         /// "browser" (`Tests/Support/browse_signin.py`) through the stand-in Facebook's sign-in
         /// form, then `finishSignUp` on the new user.
         @Test func profileCompletionWithFacebook() async throws {

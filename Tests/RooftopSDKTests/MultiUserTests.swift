@@ -3,7 +3,7 @@ import Rooftop
 import RooftopCore
 import Testing
 
-/// Seed 004: several users signed in on one device, and what survives a restart.
+/// Several users signed in on one device, and what survives a restart.
 extension SDKTests {
     @Suite struct MultiUserTests {
         func account(_ server: SDKServer, _ name: String) async throws {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import Rooftop
 
-/// Issue 18 item 6: `RTUser.logIn(with:)` with a provider's token (async, completion-handler
+/// Sign-in with a provider from the SDK: `RTUser.logIn(with:)` with a provider's token (async, completion-handler
 /// and blocking forms), `link(with:)`, `unlink(_:)`, `isLinked(with:)`, and the browser sign-in
 /// through `RTLoopbackAuthenticator` — a real listener on 127.0.0.1 that the "browser" (real
 /// HTTP requests following the redirects through the stand-in provider's sign-in form) comes

@@ -118,7 +118,7 @@ final class SDKServer: Sendable {
     }
 }
 
-/// Parse Server's defaults: no password policy, so the seeds' short example passwords
+/// Parse Server's defaults: no password policy, so the guides' short example passwords
 /// ("mypass") work verbatim. Rooftop's own default policy is tested in RooftopHTTPTests.
 var parseDefaults: AccountsConfiguration {
     var accounts = AccountsConfiguration()

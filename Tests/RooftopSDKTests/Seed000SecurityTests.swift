@@ -4,7 +4,7 @@ import RooftopCore
 import RooftopServices
 import Testing
 
-/// Seed 000, second half: security for users and other objects, default ACLs, password reset,
+/// The users guide's security sections: security for users and other objects, default ACLs, password reset,
 /// querying and associations.
 extension SDKTests {
     @Suite struct Seed000SecurityTests {
@@ -96,7 +96,7 @@ extension SDKTests {
             }
         }
 
-        /// Default ACLs: the three set-ups of seed 000.
+        /// Default ACLs: the users guide's three set-ups.
         @Test func defaultACLs() async throws {
             try await withSDK { server, _ in
                 let owner = try await signUp("owner")

@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Seed 000 ("Users"), each Swift snippet as close to verbatim as Swift 6 allows, against a
+/// The users guide ("Users"), each Swift snippet as close to verbatim as Swift 6 allows, against a
 /// real server.
 extension SDKTests {
     @Suite struct Seed000UserTests {

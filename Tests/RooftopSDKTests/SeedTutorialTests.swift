@@ -4,11 +4,11 @@ import RooftopCore
 import RooftopServices
 import Testing
 
-/// Seed 001 (a device's user and `userMatchesCurrentUserSession`), seed 002 (the two-user
-/// todo tutorial) and seed 003 (the backend wrapper's calls).
+/// The sample apps' flows: a device's user and `userMatchesCurrentUserSession`, the two-user
+/// todo tutorial, and the backend wrapper's calls.
 extension SDKTests {
     @Suite struct SeedTutorialTests {
-        /// Seed 002: sign up, log in by email, add todos (owner-only ACL by the bucket's default),
+        /// The two-user todo tutorial: sign up, log in by email, add todos (owner-only ACL by the bucket's default),
         /// log out; a second user sees none of them.
         @Test func twoUsersTodoTutorial() async throws {
             try await withSDK(configure: { $0.defaultACL = ["TodoTutorial2": .owner] }) { server, _ in
@@ -52,7 +52,7 @@ extension SDKTests {
             }
         }
 
-        /// Seed 001: the device's user, and whether an event's user is the current one.
+        /// The device-user app: the device's user, and whether an event's user is the current one.
         @Test func deviceUserMatchesCurrentSession() async throws {
             try await withSDK { _, _ in
                 let user = try await RTAnonymousUtils.logIn()
@@ -66,7 +66,7 @@ extension SDKTests {
             }
         }
 
-        /// Seed 003's calls: isValidEmail, isLoggedIn, sign-up, login, current, a password reset
+        /// The backend wrapper's calls: isValidEmail, isLoggedIn, sign-up, login, current, a password reset
         /// request and a survey stored on the user.
         @Test func backendWrapperCalls() async throws {
             #expect(RTUser.isValidEmail("some@email.com"))

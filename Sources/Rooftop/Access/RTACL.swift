@@ -22,7 +22,7 @@ public struct RTACL: Sendable, Equatable, CustomStringConvertible {
     /// No access for anyone (the master key still has it).
     public init() {}
 
-    /// No access for anyone (the seeds' spelling).
+    /// No access for anyone (the spelling apps written for Parse's SDK use).
     public static func ACL() -> RTACL { RTACL() }
 
     /// Read and write access for `user` only.
@@ -33,7 +33,7 @@ public struct RTACL: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Read and write access for `user` only (the seeds' spelling).
+    /// Read and write access for `user` only (the spelling apps written for Parse's SDK use).
     public static func ACLWithUser(_ user: RTUser?) -> RTACL { RTACL(user: user) }
 
     /// An ACL read from the server.

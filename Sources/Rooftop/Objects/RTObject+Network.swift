@@ -175,7 +175,7 @@ extension RTObject {
         return try await fetch()
     }
 
-    /// Reloads the object from the server (the seeds' `refresh`).
+    /// Reloads the object from the server (`refresh`, as apps written for Parse's SDK call it).
     public func refresh() async throws { try await fetch() }
 
     /// Saves `objects` in as few requests as possible (`/batch`, 50 per request). Objects that

@@ -32,7 +32,7 @@ open class RTObject: @unchecked Sendable, CustomStringConvertible {
         owner = (self is RTUser) ? nil : RTClient.currentIfInstalled?.users.activeUser
     }
 
-    /// A new object of `className` (the seeds' spelling).
+    /// A new object of `className` (the spelling apps written for Parse's SDK use).
     open class func objectWithClassName(_ className: String) -> RTObject { RTObject(className: className) }
 
     /// A reference to an existing object, without its data (`fetch()` loads it).

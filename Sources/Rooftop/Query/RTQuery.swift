@@ -208,6 +208,6 @@ extension RTQuery where T == RTObject {
     /// A query for objects of `className`.
     public convenience init(className: String) { self.init(typedClassName: className) }
 
-    /// A query for objects of `className` (the seeds' spelling).
+    /// A query for objects of `className` (the spelling apps written for Parse's SDK use).
     public static func queryWithClassName(_ className: String) -> RTQuery<RTObject> { RTQuery(className: className) }
 }

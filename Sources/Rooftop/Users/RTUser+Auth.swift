@@ -158,7 +158,7 @@ extension RTUser {
     }
 }
 
-/// Anonymous users: signed in without a username or password (seed 000).
+/// Anonymous users: signed in without a username or password.
 public enum RTAnonymousUtils {
     /// Creates an anonymous user on the server; it becomes current.
     @discardableResult

@@ -11,7 +11,7 @@ extension RTUser {
         Callback.deliverSuccess(block) { try await self.signUp() }
     }
 
-    /// Signs up with `password` (seed 002's form); `block` gets the user.
+    /// Signs up with `password` (the completion-handler form apps written for Parse's SDK use); `block` gets the user.
     public func signUpInBackground(withPassword password: String, block: (@Sendable (RTUser?, NSError?) -> Void)? = nil) {
         self.password = password
         Callback.deliver(block) {
@@ -32,7 +32,7 @@ extension RTUser {
         Callback.deliver(block) { try await logIn(username: username, password: password) }
     }
 
-    /// `logIn(username:email:password:)` in the background (seed 002).
+    /// `logIn(username:email:password:)` in the background, with a completion handler.
     public static func logInInBackground(
         username: String?, email: String?, password: String, block: (@Sendable (RTUser?, NSError?) -> Void)? = nil
     ) {
@@ -44,7 +44,7 @@ extension RTUser {
         Callback.deliverError(block) { try await logOut() }
     }
 
-    /// This user's `logOut()` with a completion handler (seed 004).
+    /// This user's `logOut()` with a completion handler (several users may be signed in on one device: this one signs out).
     public func logOut(_ block: @escaping @Sendable (NSError?) -> Void) {
         Callback.deliverError(block) { try await self.logOut() }
     }

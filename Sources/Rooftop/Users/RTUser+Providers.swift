@@ -129,8 +129,8 @@ extension RTUser {
         try Callback.wait { try await logIn(withProvider: provider, authenticator: authenticator) }
     }
 
-    /// `logIn(withProvider:authenticator:)` in the background (seed 003's
-    /// `loginWithFacebook { user, error in … }`).
+    /// `logIn(withProvider:authenticator:)` in the background, with a completion handler
+    /// (as in `loginWithFacebook { user, error in … }`).
     public static func logInInBackground(
         withProvider provider: String, authenticator: any RTWebAuthenticator, block: (@Sendable (RTUser?, NSError?) -> Void)? = nil
     ) {

@@ -24,7 +24,7 @@ open class RTUser: RTObject, @unchecked Sendable {
         markWithoutData()
     }
 
-    /// A new user (the seeds' spelling).
+    /// A new user (the spelling apps written for Parse's SDK use).
     open class func user() -> RTUser { RTUser() }
 
     /// This user's record on the device, when it signed in here.
@@ -53,7 +53,7 @@ open class RTUser: RTObject, @unchecked Sendable {
     }
 
     /// Whether the email address is confirmed; nil when verification is off or there is no
-    /// address (seed 000's three states). Refresh the user to see a change.
+    /// address (three states: verified, not yet, not applicable). Refresh the user to see a change.
     public var emailVerified: Bool? { self["emailVerified"] as? Bool }
 
     /// The session of a user signed in on this device; nil otherwise.

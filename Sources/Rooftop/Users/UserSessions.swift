@@ -1,7 +1,7 @@
 import Foundation
 import RooftopCore
 
-/// Where a user signed in on this device stands (seed 004).
+/// Where a user signed in on this device stands (several users may be signed in on one device).
 public enum RTUserState: Sendable, Equatable {
     /// Signed in and current: requests run as this user.
     case active
@@ -158,7 +158,7 @@ final class UserSessions: @unchecked Sendable {
             guard let index = index(user) else { return nil }
             let token = accounts[index].token
             if accounts[index].user.objectId == nil || accounts[index].anonymous {
-                // An anonymous user cannot log in again: logging out abandons it (seed 000).
+                // An anonymous user cannot log in again: logging out abandons it.
                 accounts.remove(at: index)
             } else {
                 accounts[index].token = nil

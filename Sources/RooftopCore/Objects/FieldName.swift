@@ -87,7 +87,9 @@ public enum InternalField: String, Sendable, CaseIterable {
     case emailKey = "_email_key"
     /// SHA-256 of a `_Session`'s token: unique; the token itself is never stored.
     case sessionToken = "_session_token"
-    /// SHA-256 of a `_User`'s pending email-verification token.
+    /// SHA-256 of a `_User`'s pending email-verification token; once the token is used,
+    /// `consumed:` and its SHA-256, which no link can use again but which lets a second click
+    /// of the same link say the address is verified.
     case emailVerifyToken = "_email_verify_token"
     /// When that token stops working, in milliseconds since 1970.
     case emailVerifyTokenExpiresAt = "_email_verify_token_expires_at"

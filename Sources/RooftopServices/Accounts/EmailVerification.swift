@@ -61,7 +61,9 @@ package struct EmailVerification: Sendable {
 
     /// What following a verification link did.
     package enum VerificationOutcome: Sendable, Equatable {
-        /// The address is now verified; the user's username, for the page.
+        /// The address is verified — by this click, or by an earlier click of the same link (a
+        /// mail scanner, a double tap) while it was the user's last link; the user's username,
+        /// for the page.
         case verified(username: String)
         /// The link is right but too old; a new one can be sent.
         case expired
@@ -70,9 +72,12 @@ package struct EmailVerification: Sendable {
     }
 
     /// Consumes a verification token: one conditional update, so of many concurrent clicks
-    /// exactly one verifies and the rest see an invalid link.
+    /// exactly one verifies. The token's digest stays with the user, marked consumed (no link
+    /// can use it again): a later or racing click of the same link, while the address is still
+    /// verified and no newer link was issued, sees the success page as Parse Server shows it;
+    /// any other token is invalid.
     package func verifyEmail(token: String) async throws -> VerificationOutcome {
-        guard let user = try await user(byVerificationToken: token) else { return .invalid }
+        guard let user = try await user(byVerificationToken: token) else { return try await consumedOutcome(token) }
         if let expires = user.fields[InternalField.emailVerifyTokenExpiresAt.rawValue]?.numberValue,
             Double(accounts.objects.clock.now().millisecondsSince1970) >= expires
         {
@@ -81,7 +86,7 @@ package struct EmailVerification: Sendable {
         var write = ObjectWrite()
         write.operations = [
             (FieldPath(field: try FieldName("emailVerified")), .set(.bool(true))),
-            (FieldPath(field: .internal(.emailVerifyToken)), .delete),
+            (FieldPath(field: .internal(.emailVerifyToken)), .set(.string(Self.consumed(accounts.tokens.digest(token))))),
             (FieldPath(field: .internal(.emailVerifyTokenExpiresAt)), .delete),
         ]
         do {
@@ -91,11 +96,26 @@ package struct EmailVerification: Sendable {
                 AsServer.update(.user, user.objectId, at: accounts.objects.clock.now(), write, access: unverified, addFields: false)
             ])
         } catch let error as ParseError where error.code == .objectNotFound {
-            return .invalid
+            return try await consumedOutcome(token)
         }
         await accounts.audit.record(.emailVerified, userId: user.objectId, origin: origin)
         return .verified(username: user.fields["username"]?.stringValue ?? "")
     }
+
+    /// What a token that no longer verifies answers: success when it is the consumed token of a
+    /// user whose address is verified, else invalid.
+    func consumedOutcome(_ token: String) async throws -> VerificationOutcome {
+        guard AccountMail.isLinkTokenShaped(token) else { return .invalid }
+        let query = QueryNode.field(
+            FieldPath(field: .internal(.emailVerifyToken)), .equals(.string(Self.consumed(accounts.tokens.digest(token)))))
+        guard let user = try await accounts.directory.find(.user, query, limit: 1).first, user.fields["emailVerified"] == .bool(true) else {
+            return .invalid
+        }
+        return .verified(username: user.fields["username"]?.stringValue ?? "")
+    }
+
+    /// The stored form of a used token's digest: never equal to a digest, so never consumable.
+    static func consumed(_ digest: String) -> String { "consumed:" + digest }
 
     /// "Send a new link" from an expired link's page: only for the user that link belonged to.
     package func resendVerification(token: String, acceptLanguage: String?) async throws -> Bool {

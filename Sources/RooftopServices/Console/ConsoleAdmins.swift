@@ -82,6 +82,15 @@ package struct ConsoleAdmins: Sendable {
         return secret
     }
 
+    /// Whether any admin exists in `store`: with none, `rooftop serve`'s banner and the console's
+    /// sign-in page say how to create one.
+    package static func exist(in store: any ConsoleRecordStore) async throws -> Bool {
+        try await !store.consoleRecords(kind: kind, limit: 1).isEmpty
+    }
+
+    /// Whether any admin exists (`exist(in:)`).
+    package func exist() async throws -> Bool { try await Self.exist(in: store) }
+
     /// Every admin, by name.
     package func list() async throws -> [(name: String, admin: ConsoleAdmin)] {
         try await store.consoleRecords(kind: Self.kind, limit: 10_000).compactMap { record in

@@ -1,4 +1,4 @@
-package import RooftopCore
+import RooftopCore
 
 /// Signed, expiring file URLs (`fileAccess: signed`): `?expires=<unix seconds>&signature=<hex
 /// HMAC-SHA-256 of the name and the expiry>`.
