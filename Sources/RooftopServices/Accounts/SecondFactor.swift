@@ -1,4 +1,4 @@
-package import RooftopCore
+import RooftopCore
 import RooftopStorage
 
 /// A second factor: TOTP codes (RFC 6238: 6 digits, 30 s, SHA-1, one step of drift) and ten
