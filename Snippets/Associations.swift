@@ -26,4 +26,9 @@ func run() async throws {
     let author = usersPosts.first?["user"] as? RTUser
     print("posts: \(usersPosts.count), author: \(author?.username ?? "?")")
 }
-try await run()
+do {
+    try await run()
+} catch {
+    print("failed: \(error)")
+    exit(1)
+}

@@ -13,4 +13,9 @@ func run() async throws {
     // snippet.hide
     print("logged in \(user.username ?? "") twice, current: \(RTUser.currentUser() === sameUser)")
 }
-try await run()
+do {
+    try await run()
+} catch {
+    print("failed: \(error)")
+    exit(1)
+}

@@ -29,4 +29,9 @@ func run() async throws {
     // snippet.hide
     print("saved \(privateNote.objectId ?? "?") \(post.objectId ?? "?") \(comment.objectId ?? "?")")
 }
-try await run()
+do {
+    try await run()
+} catch {
+    print("failed: \(error)")
+    exit(1)
+}

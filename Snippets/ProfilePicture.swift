@@ -33,4 +33,9 @@ func run() async throws {
     }
     // snippet.hide
 }
-try await run()
+do {
+    try await run()
+} catch {
+    print("failed: \(error)")
+    exit(1)
+}

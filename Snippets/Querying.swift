@@ -16,4 +16,9 @@ func run() async throws {
     // snippet.hide
     print("found \(girls.count) (\(girls.compactMap(\.username).sorted().joined(separator: ", "))), got \(someone.username ?? "")")
 }
-try await run()
+do {
+    try await run()
+} catch {
+    print("failed: \(error)")
+    exit(1)
+}

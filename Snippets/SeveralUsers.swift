@@ -17,4 +17,9 @@ func run() async throws {
     print(joe.state, emma.state)  // removed loggedOut
     // snippet.hide
 }
-try await run()
+do {
+    try await run()
+} catch {
+    print("failed: \(error)")
+    exit(1)
+}

@@ -20,4 +20,9 @@ func run() async throws {
     try await RTUser.requestEmailVerification("ana@example.com")
     // snippet.hide
 }
-try await run()
+do {
+    try await run()
+} catch {
+    print("failed: \(error)")
+    exit(1)
+}

@@ -3,8 +3,8 @@ import PackageDescription
 
 // An app's own server binary with its server-side logic, and the app that calls it:
 //   swift build --package-path Examples/SurveyServer
-//   Examples/SurveyServer/.build/debug/survey-server serve --data-dir ./data
-//   Examples/SurveyServer/.build/debug/survey-app --server http://127.0.0.1:1337/parse --app-id <appId>
+//   Examples/SurveyServer/.build/debug/survey-server serve --port 1338 --data-dir Examples/SurveyServer/data
+//   Examples/SurveyServer/.build/debug/survey-app --server http://127.0.0.1:1338/parse --app-id <appId>
 let package = Package(
     name: "SurveyServer",
     platforms: [.macOS(.v14), .iOS(.v17)],

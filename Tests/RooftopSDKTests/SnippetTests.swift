@@ -143,6 +143,19 @@ extension SDKTests {
             }
         }
 
+        /// With the server's defaults users are private to themselves: the query finds nobody and
+        /// another user's profile is not found, which the snippet prints in one line (the article
+        /// says so).
+        @Test func queryingOnADefaultServer() async throws {
+            try await withSDK { server, _ in
+                try await signUp(server, #""username":"ana","password":"p","gender":"female""#)
+                let (carl, _) = try await signUp(server, #""username":"carl","password":"p","gender":"male""#)
+                let (status, output) = try Self.snippets.run(
+                    "Querying", environment: ["ROOFTOP_SERVER": server.url, "ROOFTOP_APPLICATION_ID": sdkAppId, "ROOFTOP_USER_ID": carl])
+                #expect(status == 1 && output == "failed: RTError(code 101): Object not found.\n", "\(output)")
+            }
+        }
+
         @Test func associations() async throws {
             try await withSDK { server, _ in
                 try await signUp(server, #""username":"my_username","password":"my_password""#)

@@ -12,7 +12,7 @@ func wait<T: Sendable>(_ start: @Sendable (@escaping @Sendable (T) -> Void) -> V
 
 @main
 struct ProfileCompletion {
-    static func main() async throws {
+    static func main() async {
         initializeFromCommandLine(program: "ProfileCompletion")
 
         let username = "john-\(UUID().uuidString.prefix(6).lowercased())"
@@ -51,12 +51,17 @@ struct ProfileCompletion {
             print("✗ finishSignUp failed: \(surveyError?.userInfo["error"] ?? "")")
             exit(1)
         }
-        try await user.account.fetch()
+        do {
+            try await user.account.fetch()
+        } catch {
+            print("✗ reading the profile back failed: \(error)")
+            exit(1)
+        }
         let frequency = (user.account["frequency"] as? Int).flatMap(User.SurveyResponse.Frequency.init(rawValue:))
         let intensity = (user.account["intensity"] as? Int).flatMap(User.SurveyResponse.Intensity.init(rawValue:))
-        print(
-            "✓ Profile: \(user.account["firstName"] ?? "") \(user.account["lastName"] ?? ""), \(String(describing: frequency)), \(String(describing: intensity))"
-        )
+        let firstName = user.account["firstName"] as? String ?? "-"
+        let lastName = user.account["lastName"] as? String ?? "-"
+        print("✓ Profile: \(firstName) \(lastName), \(frequency.map { "\($0)" } ?? "-"), \(intensity.map { "\($0)" } ?? "-")")
         guard frequency == .LessThanOnce, intensity == .Intermediate else { exit(1) }
         await wait { done in User.logout { done(()) } }
 
@@ -74,7 +79,7 @@ struct ProfileCompletion {
             survey.firstName = "Fay"
             let finished: User.BackendError? = await wait { done in facebookUser.finishSignUp(survey) { (error) in done(error) } }
             guard finished == nil else { exit(1) }
-            print("✓ Profile: \(facebookUser.account["firstName"] ?? "")")
+            print("✓ Profile: \(facebookUser.account["firstName"] as? String ?? "-")")
             await wait { done in User.logout { done(()) } }
         }
         print("✓ All's fine!")

@@ -2,8 +2,9 @@ import ExampleSupport
 import Foundation
 import Rooftop
 
-// A login tutorial ("チュートリアル2: ログイン機能") on the command line: sign up, log in,
-// add todos, log out, and a second user who sees none of the first one's todos.
+// A login tutorial (a Japanese one, "チュートリアル2: ログイン機能", "tutorial 2: logging in") on the
+// command line, in English: sign up, log in, add todos, log out, and a second user who sees none
+// of the first one's todos.
 
 /// Stops the walk-through with a message when a step does not give what the tutorial says.
 func check(_ condition: Bool, _ message: String) {
@@ -24,7 +25,7 @@ func signUp(_ name: String) async throws {
     user.email = "\(name)-\(run)@example.com"
     user.password = password
     try await user.signUp()
-    print("✓ 正常にアカウント登録しました: \(user.username ?? "")")
+    print("✓ Signed up: \(user.username ?? "")")
     try await RTUser.logOut()
 }
 
@@ -52,21 +53,22 @@ func addTodo(_ text: String) async throws {
 struct TodoTutorial {
     static func main() async {
         initializeFromCommandLine(program: "TodoTutorial")
-        // "ログイン状態で作成したデータには、そのユーザのみがアクセス可能な ACL が自動的に設定されます"
+        // "ログイン状態で作成したデータには、そのユーザのみがアクセス可能な ACL が自動的に設定されます": data
+        // created while logged in automatically gets an ACL that only that user can access.
         RTACL.setDefaultACL(RTACL(), withAccessForCurrentUser: true)
 
         do {
             if RTUser.isLoggedIn { try await RTUser.logOut() }
-            print("— ログイン画面 (not logged in)")
+            print("— Login screen (not logged in)")
             try await signUp("taro")
             try await signUp("hanako")
 
             _ = try await logIn("taro")
-            try await addTodo("牛乳を買う")
-            try await addTodo("メールを書く")
+            try await addTodo("Buy milk")
+            try await addTodo("Write an email")
             let taros = try await todos()
             print("  taro's todos: \(taros)")
-            check(taros == ["牛乳を買う", "メールを書く"], "taro should see his two todos")
+            check(taros == ["Buy milk", "Write an email"], "taro should see his two todos")
             try await RTUser.logOut()
             print("— logged out")
 
@@ -74,8 +76,8 @@ struct TodoTutorial {
             let before = try await todos()
             print("  hanako's todos: \(before)")
             check(before.isEmpty, "hanako must not see taro's todos")
-            try await addTodo("本を返す")
-            check(try await todos() == ["本を返す"], "hanako should see only her todo")
+            try await addTodo("Return the book")
+            check(try await todos() == ["Return the book"], "hanako should see only her todo")
             try await RTUser.logOut()
             print("✓ Each user sees only their own todos.")
         } catch let error as RTError {

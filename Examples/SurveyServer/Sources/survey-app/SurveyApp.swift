@@ -46,10 +46,10 @@ struct SurveyApp {
     /// Runs the walk-through; exits with 1 on anything unexpected.
     static func main() async {
         guard let appId = option("app-id", "ROOFTOP_APP_ID") else {
-            print("usage: survey-app --server http://127.0.0.1:1337/parse --app-id <appId> [--storage <dir>] [--username <name>]")
+            print("usage: survey-app --server http://127.0.0.1:1338/parse --app-id <appId> [--storage <dir>] [--username <name>]")
             exit(2)
         }
-        var configuration = RTConfiguration(applicationId: appId, server: option("server", "ROOFTOP_SERVER", "http://127.0.0.1:1337/parse") ?? "")
+        var configuration = RTConfiguration(applicationId: appId, server: option("server", "ROOFTOP_SERVER", "http://127.0.0.1:1338/parse") ?? "")
         configuration.storageDirectory = option("storage", "ROOFTOP_STORAGE").map { URL(fileURLWithPath: $0) }
         Rooftop.initialize(with: configuration)
         do {
