@@ -1,4 +1,4 @@
-package import RooftopCore
+import RooftopCore
 package import RooftopStorage
 import Testing
 
