@@ -56,10 +56,13 @@ extension ParseRoutes {
         }
         let segments = path.dropFirst(prefix.count).split(separator: "/").map(String.init)
         if segments.first == "batch" { throw ParseError(.invalidJSON, "A batch cannot contain another batch.") }
-        return ParseRequest(
+        var item = ParseRequest(
             method: method, segments: segments, params: method == .get ? body : [:], body: body, principal: batch.principal,
             sessionToken: batch.sessionToken, installationId: batch.installationId, acceptLanguage: batch.acceptLanguage,
             origin: batch.origin, headers: batch.headers)
+        // Its credentials are the batch's: a wrong master key is named as on a direct request.
+        item.masterKeyRejected = batch.masterKeyRejected
+        return item
     }
 
     private func transaction(_ items: [ParseRequest], origin: RequestOrigin) async throws -> [UInt8] {

@@ -77,6 +77,11 @@ import Testing
             let wrongMaster = try await raw(client, .get, "/parse/schemas", headers: [HTTPField.Name("X-Parse-Master-Key")!: "not-the-key"])
             #expect(wrongMaster.status == 403)
             #expect(wrongMaster.body == #"{"error":"unauthorized: the master key is wrong"}"#)
+            // Inside a batch, the same words.
+            let batched = try await raw(
+                client, .post, "/parse/batch", body: #"{"requests":[{"method":"GET","path":"/parse/schemas"}]}"#,
+                headers: [HTTPField.Name("X-Parse-Master-Key")!: "not-the-key"])
+            #expect(batched.body.contains("unauthorized: the master key is wrong"), "\(batched.body)")
             let outside = try await raw(client, .get, "/elsewhere")
             #expect(outside.status == 404)
             #expect(outside.body == #"{"error":"Not found."}"#)
