@@ -134,6 +134,12 @@ import Testing
                 let reply = try await call(client, .put, "/parse/users/\(id)", body: #"{"authData":{"mfa":\#(mfa)}}"#, headers: session)
                 #expect(reply.status == 400 && reply.json == expected, "\(mfa): \(reply.json)")
             }
+            // Not at sign-up: nothing would have proved the user holds the secret.
+            let atSignUp = try await call(
+                client, .post, "/parse/users", body: #"{"username":"cy",\#(Self.password),"authData":{"mfa":{"secret":"\#(good)","token":"123456"}}}"#
+            )
+            #expect(atSignUp.status == 400 && atSignUp.json["code"] == 141, "\(atSignUp.json)")
+            #expect(try await call(client, .post, "/parse/login", body: #"{"username":"cy",\#(Self.password)}"#).json["code"] == 101)
             // Nothing was enrolled: a login needs no code.
             #expect(try await logIn(client).status == 200)
             // Not on someone else's user, not by the master key.

@@ -81,7 +81,7 @@ package struct LogIn: Sendable {
         let matches = await accounts.passwords.matches(password, hash: hash)
         // Only after the password checked out: a guesser learns nothing of the second factor.
         var factorRefusal: ParseError?
-        if secondFactor, matches, passwordValue.stringValue != nil, let user = found {
+        if secondFactor, matches, passwordValue.stringValue != nil, let user = found, user.fields[InternalField.secondFactor.rawValue] != nil {
             do {
                 try await SecondFactor(accounts: accounts, origin: origin).check(user, authData: params["authData"])
             } catch let error as ParseError {

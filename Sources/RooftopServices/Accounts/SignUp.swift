@@ -55,6 +55,8 @@ package struct SignUp: Sendable {
             }
             if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
         }
+        // A second factor is enrolled by a signed-in user with a first code, not at sign-up.
+        if secondFactor != nil { throw ParseError(.scriptFailed, "Invalid MFA data: enrol a second factor after sign-up (PUT /users/<id>).") }
         // Only now: an `authData` that named an existing user was a login (beforeLogin ran).
         fields = try await accounts.beforeUserSave(fields, userId: nil, principal: principal, origin: origin)
         // `/schemas` field options hold for sign-ups as for any create: defaults fill what is
