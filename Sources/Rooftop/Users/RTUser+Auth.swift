@@ -37,10 +37,16 @@ extension RTUser {
     /// Logs in with a username or an email address (either may be nil) and a password.
     @discardableResult
     public static func logIn(username: String?, email: String?, password: String) async throws -> RTUser {
+        try await logIn(username: username, email: email, password: password, secondFactorCode: nil)
+    }
+
+    /// The login, with the second factor's code (`authData.mfa.token`, as Parse) when given.
+    static func logIn(username: String?, email: String?, password: String, secondFactorCode: String?) async throws -> RTUser {
         let client = try RTClient.current()
         var body: [String: JSON] = ["password": .string(password)]
         if let username { body["username"] = .string(username) }
         if let email { body["email"] = .string(email) }
+        if let secondFactorCode { body["authData"] = ["mfa": ["token": .string(secondFactorCode)]] }
         await client.registerDevice()
         let answer = try await client.send(APIRequest(method: "POST", path: "/login", body: .object(body)), as: nil)
         return try signedIn(client, answer, anonymous: false)
