@@ -47,7 +47,8 @@ final class SDKServer: Sendable {
 
     static func start(
         accounts: AccountsConfiguration = AccountsConfiguration(), configure: (inout ServicesConfiguration) -> Void = { _ in },
-        auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), files: (inout FilesConfiguration) -> Void = { _ in }
+        auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), files: (inout FilesConfiguration) -> Void = { _ in },
+        clock: any ServerClock = WallClock()
     ) async throws -> SDKServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-sdk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -65,7 +66,7 @@ final class SDKServer: Sendable {
         let (running, continuation) = AsyncStream<Int>.makeStream()
         var dependencies = Dependencies(
             store: opened.store, services: services, http: HTTPConfiguration(appId: sdkAppId, masterKey: sdkMasterKey), accounts: accounts,
-            passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), mail: mail, logger: logger)
+            passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), mail: mail, clock: clock, logger: logger)
         dependencies.auth = auth
         dependencies.cloud = cloud.handlers
         dependencies.fileStore = opened.files
@@ -131,9 +132,9 @@ var parseDefaults: AccountsConfiguration {
 func withSDK(
     accounts: AccountsConfiguration = parseDefaults, configure: (inout ServicesConfiguration) -> Void = { _ in },
     auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), files: (inout FilesConfiguration) -> Void = { _ in },
-    _ body: (SDKServer, URL) async throws -> Void
+    clock: any ServerClock = WallClock(), _ body: (SDKServer, URL) async throws -> Void
 ) async throws {
-    let server = try await SDKServer.start(accounts: accounts, configure: configure, auth: auth, cloud: cloud, files: files)
+    let server = try await SDKServer.start(accounts: accounts, configure: configure, auth: auth, cloud: cloud, files: files, clock: clock)
     let storage = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-sdk-storage-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: storage) }
     Rooftop.initialize(with: sdkConfiguration(server, storage: storage))
