@@ -10,7 +10,13 @@ package struct DerivedMACKey: KeyedMAC {
 
     /// The key derived from `secret` for `purpose`.
     package init(secret: String, purpose: Purpose) {
-        key = HKDF<SHA256>.deriveKey(
+        key = Self.derive(secret: secret, purpose: purpose)
+    }
+
+    /// The 256-bit key HKDF-SHA-256 derives from `secret` for `purpose` (salt `rooftop`, the
+    /// purpose's label as info): the one derivation every server key goes through.
+    static func derive(secret: String, purpose: Purpose) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: Array(secret.utf8)), salt: Array("rooftop".utf8), info: Array(purpose.rawValue.utf8),
             outputByteCount: 32)
     }
@@ -21,6 +27,8 @@ package struct DerivedMACKey: KeyedMAC {
         case fileURLs = "rooftop file URL signing v1"
         /// The console's sign-in form tokens.
         case consoleSignInForm = "rooftop console sign-in form v1"
+        /// The AES-GCM key of `SecretBox` (second-factor secrets).
+        case secondFactorSecrets = "rooftop second factor secrets v1"
     }
 
     /// HMAC-SHA-256 of `message`.

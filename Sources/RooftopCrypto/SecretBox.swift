@@ -10,12 +10,11 @@ import RooftopServices
 package struct SecretBox: SecretSealing {
     let keys: [(id: String, key: SymmetricKey)]
 
-    /// A box over `secrets`, the first of which seals (at least one).
+    /// A box over `secrets`, the first of which seals (at least one; a repeated one is dropped).
     package init(secrets: [String]) {
-        keys = secrets.map { secret in
-            let key = HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: SymmetricKey(data: Array(secret.utf8)), salt: Array("rooftop".utf8),
-                info: Array("rooftop second factor secrets v1".utf8), outputByteCount: 32)
+        var seen: Set<String> = []
+        keys = secrets.filter { seen.insert($0).inserted }.map { secret in
+            let key = DerivedMACKey.derive(secret: secret, purpose: .secondFactorSecrets)
             // The key's id: 8 hex digits of a hash of the key, which tells nothing of the key.
             let hex = Array("0123456789abcdef")
             let id = key.withUnsafeBytes { bytes in

@@ -54,6 +54,13 @@ extension ParseRoutes {
         Route(.post, "/users", .client) { try await $0.signUp($1) },
         Route(.get, "/users", .client, className: "_User") { try await $0.find($1) },
         Route(.get, "/users/me", .session) { try await $0.me($1) },
+        // Rooftop's own second-factor routes (ParseRoutes+SecondFactor.swift): the caller's
+        // account only. Their codes are counted like a login's, so they count as `/login` too.
+        Route(.get, "/users/me/mfa", .session) { try await $0.secondFactorStatus($1) },
+        Route(.post, "/users/me/mfa/enroll", .session, limitAs: "/login") { try await $0.startSecondFactor($1) },
+        Route(.post, "/users/me/mfa/confirm", .session, limitAs: "/login") { try await $0.confirmSecondFactor($1) },
+        Route(.post, "/users/me/mfa/disable", .session, limitAs: "/login") { try await $0.disableSecondFactor($1) },
+        Route(.post, "/users/me/mfa/recovery", .session, limitAs: "/login") { try await $0.renewRecoveryCodes($1) },
         Route(.get, "/users/:objectId", .client, className: "_User") { try await $0.get($1) },
         Route(.put, "/users/:objectId", .client) { try await $0.updateUser($1) },
         Route(.delete, "/users/:objectId", .client) { try await $0.deleteUser($1) },

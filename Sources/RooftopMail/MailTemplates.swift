@@ -27,6 +27,12 @@ package struct MailTemplates: Sendable {
         case providerLinked = "provider_linked"
         /// Security notice: a sign-in method was unlinked.
         case providerUnlinked = "provider_unlinked"
+        /// Security notice: a second factor was enabled.
+        case secondFactorEnabled = "second_factor_enabled"
+        /// Security notice: the second factor was removed.
+        case secondFactorRemoved = "second_factor_removed"
+        /// Security notice: a recovery code was used in place of a second-factor code.
+        case recoveryCodeUsed = "recovery_code_used"
     }
 
     /// One template.

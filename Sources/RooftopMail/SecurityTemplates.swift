@@ -2,7 +2,8 @@
 /// `time` (UTC), `device` (name, type and app of the session, or "unknown"), `address` (the
 /// coarse network: a /24 or /48), `provider` (a sign-in method's name), `newEmail` (the new
 /// address, partly hidden, in the mail to the old one) and `link` (the page where a reset link
-/// is requested: no secret). None carries a token or a password.
+/// is requested: no secret) and `left` (recovery codes left). None carries a token, a code or a
+/// password.
 enum SecurityTemplates {
     typealias Template = MailTemplates.Template
 
@@ -45,6 +46,19 @@ enum SecurityTemplates {
             .providerUnlinked: notice(
                 en: "A sign-in method was removed from your {{appName}} account", title: "Sign-in method removed",
                 what: "{{provider}} was removed from the ways to sign in to your {{appName}} account."),
+            .secondFactorEnabled: notice(
+                en: "Two-step sign-in was turned on for your {{appName}} account", title: "Two-step sign-in turned on",
+                what: "two-step sign-in (a code from an authenticator app) was turned on for your {{appName}} account.",
+                act:
+                    "If this was not you, someone who knows your password has set up their own authenticator: reset your password now, and contact support to have the second factor removed."
+            ),
+            .secondFactorRemoved: notice(
+                en: "Two-step sign-in was turned off for your {{appName}} account", title: "Two-step sign-in turned off",
+                what: "two-step sign-in was turned off for your {{appName}} account: a password alone now signs in."),
+            .recoveryCodeUsed: notice(
+                en: "A recovery code was used to sign in to your {{appName}} account", title: "Recovery code used",
+                what: "a recovery code was used in place of an authenticator code for your {{appName}} account. {{left}} recovery codes are left."
+            ),
         ],
         "ja": [
             .passwordChanged: notice(
@@ -81,6 +95,16 @@ enum SecurityTemplates {
             .providerUnlinked: notice(
                 ja: "{{appName}} アカウントからサインイン方法が削除されました", title: "サインイン方法が削除されました",
                 what: "{{appName}} アカウントのサインイン方法から {{provider}} が削除されました。"),
+            .secondFactorEnabled: notice(
+                ja: "{{appName}} アカウントで2段階認証が有効になりました", title: "2段階認証が有効になりました",
+                what: "{{appName}} アカウントで2段階認証（認証アプリのコード）が有効になりました。",
+                act: "お心当たりのない場合は、パスワードを知る第三者が自分の認証アプリを登録した可能性があります。すぐにパスワードを再設定し、2段階認証の解除をサポートにご依頼ください。"),
+            .secondFactorRemoved: notice(
+                ja: "{{appName}} アカウントで2段階認証が無効になりました", title: "2段階認証が無効になりました",
+                what: "{{appName}} アカウントで2段階認証が無効になりました。今後はパスワードだけでサインインできます。"),
+            .recoveryCodeUsed: notice(
+                ja: "{{appName}} アカウントでリカバリーコードが使われました", title: "リカバリーコードが使われました",
+                what: "{{appName}} アカウントで、認証アプリのコードの代わりにリカバリーコードが使われました。残りのリカバリーコードは {{left}} 個です。"),
         ],
     ]
 

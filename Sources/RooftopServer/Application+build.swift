@@ -31,7 +31,8 @@ package func buildApplication(
         objects: objects, hasher: dependencies.passwords, tokens: dependencies.tokens, config: accountsConfig,
         providers: IdentityProviders.make(dependencies.auth, clock: clock, http: dependencies.providerHTTP), mail: dependencies.mail,
         logger: dependencies.logger, background: dependencies.background,
-        secondFactor: SecondFactorCrypto(codes: TOTPCodes(), box: SecretBox(secrets: [dependencies.http.masterKey])))
+        secondFactor: SecondFactorCrypto(
+            codes: TOTPCodes(), box: SecretBox(secrets: dependencies.accounts.secondFactorKeys + [dependencies.http.masterKey])))
     let files = Files(
         store: dependencies.fileStore, config: dependencies.files, clock: clock, tokens: dependencies.tokens,
         isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },

@@ -58,6 +58,22 @@ extension ServerConfiguration {
             "wrong second-factor codes in a row after which codes are refused for 15 minutes, counted on every node "
                 + "([users.md](users.md#a-second-factor))",
             valid: { (1...100).contains($0) }, problem: "must be between 1 and 100 (NIST SP 800-63B allows at most 100)"),
+        .string(
+            "secondFactorOnProviderSignIn", \.secondFactorOnProviderSignIn,
+            "`required`: a sign-in through a provider (`authData`, the browser flow) needs the second factor's code too; "
+                + "`provider`: the provider's own sign-in is enough ([users.md](users.md#a-second-factor))",
+            valid: { ["required", "provider"].contains($0) }, problem: "must be required or provider"),
+        ConfigKey(
+            "secondFactorKeys", .list,
+            "keys that seal second-factor secrets, newest first: the first seals, every one opens, and the master key always "
+                + "opens too (and seals while this is empty); each at least 32 characters "
+                + "([security.md](security.md#second-factor-secrets))",
+            redaction: .value,
+            apply: { configuration, value in
+                let keys = try value.list()
+                try value.require(keys.allSatisfy { $0.utf8.count >= 32 }, "must be keys of at least 32 characters each")
+                configuration.accounts.secondFactorKeys = keys
+            }, show: { .array($0.accounts.secondFactorKeys.map(JSON.string)) }),
         .bool(
             "revokeSessionOnPasswordReset", \.accounts.revokeSessionOnPasswordReset,
             "a reset through the emailed link ends every session of the user"),

@@ -124,3 +124,11 @@ extension ServerConfiguration {
         return .object(out)
     }
 }
+
+extension ServerConfiguration {
+    /// `secondFactorOnProviderSignIn` as written: `required` or `provider`.
+    var secondFactorOnProviderSignIn: String {
+        get { accounts.providerSignInNeedsSecondFactor ? "required" : "provider" }
+        set { accounts.providerSignInNeedsSecondFactor = newValue != "provider" }
+    }
+}

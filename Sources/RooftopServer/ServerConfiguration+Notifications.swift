@@ -11,6 +11,9 @@ extension ServerConfiguration {
         .bool("securityNotifications.newDevice", \.accounts.securityNotifications.newDevice, "a device new to the account signed in"),
         .bool("securityNotifications.providerLinked", \.accounts.securityNotifications.providerLinked, "a sign-in method was linked"),
         .bool("securityNotifications.providerUnlinked", \.accounts.securityNotifications.providerUnlinked, "a sign-in method was unlinked"),
+        .bool(
+            "securityNotifications.secondFactor", \.accounts.securityNotifications.secondFactor,
+            "a second factor was enabled or removed, or a recovery code was used"),
         .int(
             "securityNotifications.maxPerUserPerHour", \.accounts.securityNotifications.maxPerUserPerHour,
             "notices one user is sent per hour by one node at most (1–100); the rest are dropped and logged", in: 1...100),

@@ -13,6 +13,7 @@ package struct AuditLog: Sendable {
         case providerLinked = "provider.linked", providerUnlinked = "provider.unlinked"
         case accountUnlocked = "account.unlocked", userDeleted = "user.deleted"
         case secondFactorEnabled = "second.factor.enabled", secondFactorRemoved = "second.factor.removed"
+        case secondFactorRecoveryUsed = "second.factor.recovery.used", secondFactorRecoveryRenewed = "second.factor.recovery.renewed"
         case verificationSent = "verification.sent", passwordResetSent = "password.reset.sent"
         case adminLogin = "admin.login", adminLoginFailed = "admin.login.failed", adminLogout = "admin.logout"
         case adminLockout = "admin.lockout"

@@ -161,11 +161,12 @@ struct BrowserSignInSteps {
         try await get(Self.serverPath(url), language: language)
     }
 
-    /// `POST /parse/auth/token`.
-    func redeem(_ code: String?, verifier: String?) async throws -> (Int, JSON) {
+    /// `POST /parse/auth/token` (with a second factor's code as `authData.mfa.token`).
+    func redeem(_ code: String?, verifier: String?, secondFactor: String? = nil) async throws -> (Int, JSON) {
         var body: [String: JSON] = [:]
         body["code"] = code.map(JSON.string)
         body["code_verifier"] = verifier.map(JSON.string)
+        if let secondFactor { body["authData"] = ["mfa": ["token": .string(secondFactor)]] }
         var headers: HTTPFields = [:]
         headers[HTTPField.Name("X-Parse-Application-Id")!] = testAppId
         return try await client.execute(

@@ -50,6 +50,8 @@ public struct FieldName: Hashable, Sendable, CustomStringConvertible, Comparable
     public static let updatedAt = FieldName(trusted: "updatedAt")
     /// `ACL`.
     public static let acl = FieldName(trusted: "ACL")
+    /// `authData`: a user's linked sign-in methods.
+    public static let authData = FieldName(trusted: "authData")
 
     /// Whether the name is stored in a column rather than in the JSON document.
     public var isDefaultField: Bool { FieldName.defaultFields.contains(rawValue) }
@@ -108,6 +110,9 @@ public enum InternalField: String, Sendable, CaseIterable {
     /// A `_User`'s second factor, as JSON text: its TOTP secret sealed under a server key, the
     /// last step used, recovery code digests and failures (`SecondFactorState`).
     case secondFactor = "_second_factor"
+    /// A second factor being set up through Rooftop's own routes, as JSON text: the sealed secret
+    /// made by the server, and until when the first code may confirm it.
+    case secondFactorPending = "_second_factor_pending"
 }
 
 /// A validated dot path into a document (`stats.wins`): a field name and nested keys.

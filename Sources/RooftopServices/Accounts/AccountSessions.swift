@@ -77,15 +77,20 @@ package struct AccountSessions: Sendable {
 
     /// The write that opens a session for `userId` (the token stored as its digest), expiring
     /// `sessionLength` from `now`; its first use is recorded so `lastUsedAt` isn't rewritten at once.
+    /// `createdWith` says how it was opened: Parse's `action` and `authProvider`, and
+    /// `secondFactor` (`totp` or `recovery`) when one was proved (`SessionStrength` reads it).
     func insert(
-        userId: String, token: String, action: String, provider: String = "password", installationId: String?, at now: ParseDate,
-        device: [String: JSON] = [:]
+        userId: String, token: String, action: String, provider: String = "password", secondFactor: String? = nil, installationId: String?,
+        at now: ParseDate, device: [String: JSON] = [:]
     ) throws -> WriteOperation {
         let expires = ParseDate(millisecondsSince1970: now.millisecondsSince1970 + Int64(config.sessionLength) * 1000)
         var write = ObjectWrite()
         write.operations = [
             (FieldPath(field: try FieldName("user")), .set(ObjectRef(className: .user, objectId: userId).pointerJSON)),
-            (FieldPath(field: try FieldName("createdWith")), .set(["action": .string(action), "authProvider": .string(provider)])),
+            (
+                FieldPath(field: try FieldName("createdWith")),
+                .set(.object(SessionStrength.createdWith(action: action, provider: provider, secondFactor: secondFactor)))
+            ),
             (FieldPath(field: try FieldName("expiresAt")), .set(["__type": "Date", "iso": .string(expires.iso)])),
             (FieldPath(field: .internal(.sessionToken)), .set(.string(tokens.digest(token)))),
         ]

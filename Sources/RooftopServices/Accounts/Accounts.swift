@@ -51,6 +51,13 @@ package struct AccountsConfiguration: Sendable {
     /// Wrong second-factor codes in a row before codes are refused for 15 minutes (NIST SP
     /// 800-63B allows at most 100).
     package var secondFactorMaxFailures = 10
+    /// Whether a sign-in through a provider (`authData`, the browser flow) needs the second
+    /// factor's code too (`secondFactorOnProviderSignIn: required`), or the provider's own
+    /// sign-in is enough (`provider`). Anonymous sign-ins always need it.
+    package var providerSignInNeedsSecondFactor = true
+    /// Keys that seal second-factor secrets, newest first (the first seals, all open); the
+    /// master key is always the last opener, and the sealer when this is empty.
+    package var secondFactorKeys: [String] = []
     /// Which security notices are mailed (when mail is configured).
     package var securityNotifications = SecurityNotificationSettings()
 
@@ -193,16 +200,18 @@ package struct Accounts: Sendable {
 
     /// A new session's token for `user`. Spans the layers: the session and its device fields,
     /// replacing the one on the same installation, the audit event `recording` (with `detail`),
-    /// the per-user cap, and the new-device notice.
+    /// the per-user cap, and the new-device notice. `secondFactor` is what proved the second
+    /// factor, if one was asked: the session records it (`createdWith.secondFactor`).
     func openSession(
-        for user: StoredObject, action: String, provider: String, installationId: String?, recording: AuditLog.Event?, detail: String? = nil,
-        origin: RequestOrigin
+        for user: StoredObject, action: String, provider: String, secondFactor: SecondFactor.Proof? = nil, installationId: String?,
+        recording: AuditLog.Event?, detail: String? = nil, origin: RequestOrigin
     ) async throws -> String {
         let token = tokens.newToken()
         let now = objects.clock.now()
         let device = await devices.fields(installationId: installationId, at: now, origin: origin)
         let session = try sessions.insert(
-            userId: user.objectId, token: token, action: action, provider: provider, installationId: installationId, at: now, device: device)
+            userId: user.objectId, token: token, action: action, provider: provider, secondFactor: secondFactor?.factor,
+            installationId: installationId, at: now, device: device)
         // One session per user and installation: logging in again on a device replaces it.
         var replaced: [WriteOperation] = []
         if let installationId {

@@ -121,11 +121,12 @@ package struct BrowserSignIn: Sendable {
                 throw ParseError(ParseError.Code.accountAlreadyLinked, "this auth is already used")
             }
             let appCode = accounts.tokens.newSecret()
-            var record: [String: JSON] = ["identity": Self.encode(identity), "challenge": .string(challenge)]
+            let until = accounts.objects.clock.now().millisecondsSince1970 + Self.appCodeLifetime
+            var record: [String: JSON] = ["identity": Self.encode(identity), "challenge": .string(challenge), "until": .number(Double(until))]
             record["link"] = link.map(JSON.string)
             try await accounts.server.store.putOneTime(
                 key: "code:" + accounts.tokens.digest(appCode), value: String(decoding: JSONWriter.bytes(.object(record)), as: UTF8.self),
-                expiresAt: accounts.objects.clock.now().millisecondsSince1970 + Self.appCodeLifetime)
+                expiresAt: until)
             return .redirect(Self.appending(redirectURI, [("code", appCode), ("state", appState)]))
         } catch let error as ParseError {
             return .redirect(
@@ -144,7 +145,8 @@ package struct BrowserSignIn: Sendable {
             throw ParseError(.invalidJSON, "code_verifier must be the app's PKCE verifier (43 to 128 characters).")
         }
         let now = accounts.objects.clock.now().millisecondsSince1970
-        guard let text = try await accounts.server.store.takeOneTime(key: "code:" + accounts.tokens.digest(code), now: now),
+        let key = "code:" + accounts.tokens.digest(code)
+        guard let text = try await accounts.server.store.takeOneTime(key: key, now: now),
             case .object(let record)? = try? JSONParser.parse(Array(text.utf8)), let identity = record["identity"].flatMap(Self.decode),
             let challenge = record["challenge"]?.stringValue
         else { throw invalid }
@@ -162,10 +164,21 @@ package struct BrowserSignIn: Sendable {
             try await accounts.loginTrigger(.afterLogin, user, origin: origin)
             return Accounts.withToken(user.json, token)
         }
-        let result = try await SignUp(accounts: accounts, origin: origin).signUp(
-            body: [:], installationId: installationId, verified: [identity], principal: .anonymous)
-        guard let token = result.sessionToken else { throw Accounts.emailNotVerified }
-        return Accounts.withToken(result.user.json, token)
+        // A user with a second factor sends its code with the redemption (`authData.mfa`); one
+        // that is missing or wrong puts the code back, so the app can ask for it and try again
+        // (the wrong codes count towards the factor's limit; the code still works once).
+        let mfa = body["authData"]?["mfa"]
+        do {
+            let result = try await SignUp(accounts: accounts, origin: origin).signUp(
+                body: mfa.map { ["authData": ["mfa": $0]] } ?? [:], installationId: installationId, verified: [identity], principal: .anonymous)
+            guard let token = result.sessionToken else { throw Accounts.emailNotVerified }
+            return Accounts.withToken(result.user.json, token)
+        } catch let error as ParseError where error == SecondFactor.missing || error == SecondFactor.invalid {
+            if let until = record["until"]?.numberValue, Int64(until) > accounts.objects.clock.now().millisecondsSince1970 {
+                try await accounts.server.store.putOneTime(key: key, value: text, expiresAt: Int64(until))
+            }
+            throw error
+        }
     }
 
     /// The name in Apple's form post (`user`, on the first sign-in only):

@@ -20,17 +20,19 @@ package struct LogIn: Sendable {
     /// failure, after the same bcrypt work, so neither the answer nor its timing tells whether
     /// an account exists.
     package func logIn(params: [String: JSON], installationId: String?) async throws -> (user: StoredObject, sessionToken: String) {
-        let user = try await checkCredentials(params, secondFactor: true)
+        let (user, proof) = try await checkCredentials(params, secondFactor: true)
         try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
         let token = try await accounts.openSession(
-            for: user, action: "login", provider: "password", installationId: installationId, recording: .login, detail: "password", origin: origin)
+            for: user, action: "login", provider: "password", secondFactor: proof, installationId: installationId, recording: .login,
+            detail: proof.map { "password+\($0.factor)" } ?? "password", origin: origin)
         try await accounts.loginTrigger(.afterLogin, user, origin: origin)
         return (user, token)
     }
 
     /// The user these credentials name; the same 101 for every failure, after the same bcrypt
-    /// work. With `secondFactor`, an enrolled user's code is checked (and spent) too.
-    func checkCredentials(_ params: [String: JSON], secondFactor: Bool = false) async throws -> StoredObject {
+    /// work. With `secondFactor`, an enrolled user's code is checked (and spent) too, and what
+    /// proved it is returned.
+    func checkCredentials(_ params: [String: JSON], secondFactor: Bool = false) async throws -> (StoredObject, SecondFactor.Proof?) {
         do {
             return try await verifyCredentials(params, secondFactor: secondFactor)
         } catch let failure as LoginFailure {
@@ -46,7 +48,7 @@ package struct LogIn: Sendable {
         var reason: String
     }
 
-    func verifyCredentials(_ params: [String: JSON], secondFactor: Bool) async throws -> StoredObject {
+    func verifyCredentials(_ params: [String: JSON], secondFactor: Bool) async throws -> (StoredObject, SecondFactor.Proof?) {
         let username = params["username"]
         let email = params["email"]
         guard username != nil || email != nil else { throw ParseError(.usernameMissing, "username/email is required.") }
@@ -81,9 +83,10 @@ package struct LogIn: Sendable {
         let matches = await accounts.passwords.matches(password, hash: hash)
         // Only after the password checked out: a guesser learns nothing of the second factor.
         var factorRefusal: ParseError?
+        var proof: SecondFactor.Proof?
         if secondFactor, matches, passwordValue.stringValue != nil, let user = found, user.fields[InternalField.secondFactor.rawValue] != nil {
             do {
-                try await SecondFactor(accounts: accounts, origin: origin).check(user, authData: params["authData"])
+                proof = try await SecondFactor(accounts: accounts, origin: origin).check(user, authData: params["authData"])
             } catch let error as ParseError {
                 factorRefusal = error
             }
@@ -111,7 +114,7 @@ package struct LogIn: Sendable {
         if accounts.config.verifyUserEmails && accounts.config.preventLoginWithUnverifiedEmail && user.fields["emailVerified"] != .bool(true) {
             throw LoginFailure(error: Accounts.emailNotVerified, userId: user.objectId, reason: "email not verified")
         }
-        return user
+        return (user, proof)
     }
 
     /// `POST|GET /login`: the user with its new session token.
@@ -143,7 +146,7 @@ package struct LogIn: Sendable {
     /// `/verifyPassword`: checks credentials like a login but opens no session; the answer has
     /// neither a token nor `authData`. No second-factor code is asked (as Parse): it opens nothing.
     package func verifyPassword(params: [String: JSON]) async throws -> [String: JSON] {
-        let user = try await checkCredentials(params)
+        let (user, _) = try await checkCredentials(params)
         var body = user.json
         body["authData"] = nil
         return body

@@ -4,13 +4,14 @@ import RooftopStorage
 /// A second factor: TOTP codes (RFC 6238: 6 digits, 30 s, SHA-1, one step of drift) and ten
 /// single-use recovery codes, on Parse's wire (the `mfa` auth adapter's shape): enrolment by
 /// `PUT /users/:id` with `authData.mfa = {secret, token}`, and `POST /login` with
-/// `authData.mfa.token` once enrolled.
+/// `authData.mfa.token` once enrolled. Rooftop's own routes (`SecondFactorSetup`) enrol with a
+/// server-made secret, and disable or renew the recovery codes with a code.
 ///
 /// Stricter than Parse: each code is accepted once, on every node (the state is written back
 /// requiring the exact text it was read as); the secret is sealed under a server key and never
 /// returned; recovery codes are 120 bits, stored as digests and spent once; wrong codes are
 /// limited (`secondFactorMaxFailures` in a row, then 15 minutes of refusals); and a user can't
-/// drop the factor through `authData.mfa = null` — only the master key can, for now.
+/// drop the factor through `authData.mfa = null`: that takes a code (`/users/me/mfa/disable`).
 struct SecondFactor: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
@@ -25,6 +26,24 @@ struct SecondFactor: Sendable {
     static let lockMilliseconds: Int64 = 15 * 60 * 1000
     /// Recovery codes per enrolment.
     static let recoveryCount = 10
+    /// Where the state is stored.
+    static let stateField = FieldPath(field: .internal(.secondFactor))
+
+    /// What proved the holder of the factor.
+    enum Proof: Sendable, Equatable {
+        /// A TOTP code.
+        case code
+        /// A recovery code; `left` remain.
+        case recovery(left: Int)
+
+        /// The name a session records for it (`createdWith.factors`).
+        var factor: String {
+            switch self {
+            case .code: "totp"
+            case .recovery: "recovery"
+            }
+        }
+    }
 
     /// What an enrolment writes into the user's update, and the answer's `authDataResponse.mfa`.
     struct Enrolment {
@@ -34,10 +53,18 @@ struct SecondFactor: Sendable {
         var replacing: String?
     }
 
+    /// The crypto parts, or Parse's answer when the server has none.
+    var crypto: SecondFactorCrypto {
+        get throws {
+            guard let crypto = accounts.secondFactor else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+            return crypto
+        }
+    }
+
     /// Checks `data` (`{secret, token}`, and `old`: a current code, when a factor is already
     /// enrolled) for `user`, asked by `principal`: the writes that enrol it.
     func enrol(_ data: JSON, user: StoredObject, principal: Principal) throws -> Enrolment {
-        guard let crypto = accounts.secondFactor else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
+        let crypto = try self.crypto
         guard principal.userId == user.objectId else {
             throw ParseError(.operationForbidden, "A second factor is enrolled by the user, with a code from their authenticator.")
         }
@@ -52,75 +79,114 @@ struct SecondFactor: Sendable {
             replacing = current.text
         }
         guard let step = crypto.codes.matchingStep(secret: secret, code: token, atSeconds: now / 1000) else { throw Self.invalid }
+        let (state, codes) = try newState(secret: secret, step: step, crypto: crypto)
+        return Enrolment(
+            operations: enabling(state), response: ["recovery": .array(codes.map(JSON.string))], replacing: replacing)
+    }
+
+    /// A new state for `secret` (its code of `step` just used), with fresh recovery codes.
+    func newState(secret: [UInt8], step: Int64, crypto: SecondFactorCrypto) throws -> (SecondFactorState, [String]) {
         let codes = (0..<Self.recoveryCount).map { _ in crypto.codes.newRecoveryCode() }
         let state = SecondFactorState(
             secret: try crypto.box.seal(secret), step: step, recovery: codes.map { accounts.tokens.digest(Self.normalized($0)) })
-        return Enrolment(
-            operations: [
-                (FieldPath(field: .internal(.secondFactor)), .set(.string(state.text))),
-                (FieldPath(field: try FieldName("authData"), subkeys: ["mfa"]), .set(["status": "enabled"])),
-            ], response: ["recovery": .array(codes.map(JSON.string))], replacing: replacing)
+        return (state, codes)
     }
 
-    /// The writes that remove the factor (the master key only, for now).
+    /// The writes that store `state` and show `authData.mfa = {status: enabled}`.
+    func enabling(_ state: SecondFactorState) -> [(FieldPath, FieldOperation)] {
+        [(Self.stateField, .set(.string(state.text))), (Self.statusField, .set(["status": "enabled"]))]
+    }
+
+    /// `authData.mfa`, what a read of the user shows.
+    static var statusField: FieldPath { FieldPath(field: .authData, subkeys: ["mfa"]) }
+
+    /// The writes that remove the factor (and a pending enrolment).
+    static let removalOperations: [(FieldPath, FieldOperation)] = [
+        (stateField, .delete), (statusField, .delete), (FieldPath(field: .internal(.secondFactorPending)), .delete),
+    ]
+
+    /// The writes that remove the factor through `authData.mfa = null`: the master key only (a
+    /// user disables it with a code, `SecondFactorSetup.disable`).
     func removal(principal: Principal) throws -> [(FieldPath, FieldOperation)] {
         guard principal.isMaster else {
-            throw ParseError(.operationForbidden, "Removing a second factor needs the master key.")
+            throw ParseError(
+                .operationForbidden, "Removing a second factor takes a code: POST /users/me/mfa/disable with {\"token\":\"<code>\"}.")
         }
-        return [(FieldPath(field: .internal(.secondFactor)), .delete), (FieldPath(field: try FieldName("authData"), subkeys: ["mfa"]), .delete)]
+        return Self.removalOperations
     }
 
-    /// At login, after the password checked out: nothing when `user` has no second factor, else
+    /// At login, after the first factor checked out: nil when `user` has no second factor, else
     /// the code in `authData.mfa.token` (or a recovery code) must be good, and is then spent.
-    func check(_ user: StoredObject, authData: JSON?) async throws {
-        guard let state = SecondFactorState(of: user) else { return }
-        guard let crypto = accounts.secondFactor else { throw Self.invalid }
+    func check(_ user: StoredObject, authData: JSON?) async throws -> Proof? {
+        guard let state = SecondFactorState(of: user) else { return nil }
         guard let mfa = authData?["mfa"], mfa != .null else { throw Self.missing }
-        guard case .string(let code)? = mfa["token"], code.utf8.count <= 64 else { throw Self.invalid }
+        return try await prove(mfa["token"], user: user, state: state)
+    }
+
+    /// Checks `code` against `state` (as read from `user`) and writes back, requiring the exact
+    /// state read, either the failure (counted; at the limit, codes are refused for 15 minutes)
+    /// or `success`'s writes for the state after the code was spent: a code spent on another
+    /// node, or a failure counted there, makes this attempt fail.
+    @discardableResult
+    func prove(
+        _ code: JSON?, user: StoredObject, state: SecondFactorState,
+        success: (SecondFactorState) throws -> [(FieldPath, FieldOperation)] = { [(SecondFactor.stateField, .set(.string($0.text)))] }
+    ) async throws -> Proof {
+        let crypto = try self.crypto
+        guard case .string(let code)? = code, code.utf8.count <= 64 else { throw Self.invalid }
         let now = accounts.objects.clock.now().millisecondsSince1970
         guard state.lockedUntil <= now else { throw Self.invalid }
         let spent = spend(code, state: state, crypto: crypto, now: now)
-        var next = spent ?? state
-        if spent == nil {
-            next.failures += 1
-            if next.failures >= accounts.config.secondFactorMaxFailures {
-                next.lockedUntil = now + Self.lockMilliseconds
-                next.failures = 0
-            }
-        }
-        // Written back only if no one else wrote it since it was read: a code spent on another
-        // node (or a failure counted there) makes this attempt fail.
         var write = ObjectWrite()
-        write.operations = [(FieldPath(field: .internal(.secondFactor)), .set(.string(next.text)))]
+        if let spent {
+            write.operations = try success(spent.state)
+        } else {
+            var failed = state
+            failed.failures += 1
+            if failed.failures >= accounts.config.secondFactorMaxFailures {
+                failed.lockedUntil = now + Self.lockMilliseconds
+                failed.failures = 0
+            }
+            write.operations = [(Self.stateField, .set(.string(failed.text)))]
+        }
+        try await writeRequiring(state, write, of: user.objectId)
+        guard let proof = spent?.proof else { throw Self.invalid }
+        if case .recovery(let left) = proof {
+            await accounts.audit.record(.secondFactorRecoveryUsed, userId: user.objectId, detail: "\(left) left", origin: origin)
+            SecurityNotices(accounts: accounts, origin: origin).notify(.recoveryCodeUsed(left: left), userId: user.objectId)
+        }
+        return proof
+    }
+
+    /// Writes `write` to the user, requiring the factor's state to still be `state`'s text; a
+    /// change since is a refused code.
+    func writeRequiring(_ state: SecondFactorState, _ write: ObjectWrite, of userId: String) async throws {
         let unchanged = Access.master.requiring(.internal(.secondFactor), equals: state.text)
         do {
-            try await accounts.server.write([
-                .update(
-                    className: .user, objectId: user.objectId, at: accounts.objects.clock.now(), write: write, access: unchanged,
-                    grant: SchemaGrant(createClass: false, addFields: true))
-            ])
+            try await accounts.server.write([AsServer.update(.user, userId, at: accounts.objects.clock.now(), write, access: unchanged)])
         } catch let error as ParseError where error.code == .objectNotFound {
             throw Self.invalid
         }
-        guard spent != nil else { throw Self.invalid }
     }
 
     /// The state after spending `code` (a TOTP code of a step later than the last used, or an
-    /// unused recovery code); nil when it is neither.
-    func spend(_ code: String, state: SecondFactorState, crypto: SecondFactorCrypto, now: Int64) -> SecondFactorState? {
+    /// unused recovery code), and what it was; nil when it is neither. A secret sealed under an
+    /// older key is sealed again under the current one.
+    func spend(_ code: String, state: SecondFactorState, crypto: SecondFactorCrypto, now: Int64) -> (state: SecondFactorState, proof: Proof)? {
         var next = state
         next.failures = 0
         let digits = code.filter { $0 != " " }
-        if digits.utf8.count == 6, let secret = crypto.box.open(state.secret)?.plaintext,
+        if digits.utf8.count == 6, let (secret, current) = crypto.box.open(state.secret),
             let step = crypto.codes.matchingStep(secret: secret, code: digits, atSeconds: now / 1000), step > state.step
         {
             next.step = step
-            return next
+            if !current, let resealed = try? crypto.box.seal(secret) { next.secret = resealed }
+            return (next, .code)
         }
         let digest = accounts.tokens.digest(Self.normalized(code))
         guard let index = state.recovery.firstIndex(where: { ConstantTime.equals($0.utf8, digest.utf8) }) else { return nil }
         next.recovery.remove(at: index)
-        return next
+        return (next, .recovery(left: next.recovery.count))
     }
 
     /// A recovery code as typed: case, dashes and spaces don't matter.

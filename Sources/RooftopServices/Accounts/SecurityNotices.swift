@@ -5,7 +5,8 @@ import RooftopMail
 import RooftopStorage
 
 /// Security notices: mail to the user when the password or email changes, a new
-/// device signs in, or a sign-in method is linked or unlinked.
+/// device signs in, a sign-in method is linked or unlinked, or a second factor is enabled,
+/// removed or stood in for by a recovery code.
 ///
 /// `notify` is the one hook, called by the use cases right after they record the matching audit
 /// event. Everything — reading the user, the new-device check, rendering, queueing — runs in
@@ -62,6 +63,14 @@ package struct SecurityNotices: Sendable {
                     .providerUnlinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
                     mail: mail,
                     extra: ["provider": provider])
+            case .secondFactorEnabled, .secondFactorRemoved, .recoveryCodeUsed:
+                let device = await accounts.devices.fields(installationId: nil, at: now, origin: origin)
+                switch notice {
+                case .secondFactorEnabled: await send(.secondFactorEnabled, about: user, device: device, at: now, mail: mail)
+                case .recoveryCodeUsed(let left):
+                    await send(.recoveryCodeUsed, about: user, device: device, at: now, mail: mail, extra: ["left": String(left)])
+                default: await send(.secondFactorRemoved, about: user, device: device, at: now, mail: mail)
+                }
             }
         }
     }
@@ -74,6 +83,7 @@ package struct SecurityNotices: Sendable {
         case .newDevice: return settings.newDevice
         case .providerLinked(let name): return settings.providerLinked && name != "anonymous"
         case .providerUnlinked(let name): return settings.providerUnlinked && name != "anonymous"
+        case .secondFactorEnabled, .secondFactorRemoved, .recoveryCodeUsed: return settings.secondFactor
         }
     }
 

@@ -17,6 +17,8 @@ package struct SecurityNotificationSettings: Sendable, Equatable {
     package var providerLinked = true
     /// A sign-in method was unlinked.
     package var providerUnlinked = true
+    /// A second factor was enabled or removed, or a recovery code was used.
+    package var secondFactor = true
     /// Notices one user is sent per hour by one node at most; the rest are dropped and logged.
     package var maxPerUserPerHour = 10
 
@@ -31,6 +33,7 @@ package struct SecurityNotificationSettings: Sendable, Equatable {
         settings.newDevice = false
         settings.providerLinked = false
         settings.providerUnlinked = false
+        settings.secondFactor = false
         return settings
     }
 }
@@ -44,6 +47,10 @@ enum SecurityNotice: Sendable {
     case newDevice(device: [String: JSON])
     case providerLinked(String)
     case providerUnlinked(String)
+    case secondFactorEnabled
+    case secondFactorRemoved
+    /// A recovery code stood in for a code; `left` remain.
+    case recoveryCodeUsed(left: Int)
 }
 
 /// How many notices each user was sent in the current hour, on this node: a flood of sign-ins

@@ -41,6 +41,8 @@ package struct SignUp: Sendable {
         var secondFactor: JSON?
         if let verified {
             identities = verified.map { ($0.provider, $0.subject, AuthProviders.storedData($0)) }
+            // The browser sign-in's redemption may carry the code (`authData.mfa`), nothing else.
+            secondFactor = fields.removeValue(forKey: "authData")?["mfa"]
         } else if let authData = fields.removeValue(forKey: "authData") {
             guard case .object(var entries) = authData else { throw ParseError(.unsupportedService, "This authentication method is unsupported.") }
             secondFactor = entries.removeValue(forKey: "mfa")
@@ -147,12 +149,17 @@ package struct SignUp: Sendable {
 
     /// A login through `authData` that named an existing user (sign-up answers 200 then).
     /// An enrolled second factor needs its code here too (as Parse asks for `authData.mfa` beside
-    /// the provider's): the browser sign-in, which can't ask for one yet, is refused for such users.
+    /// the provider's), unless `secondFactorOnProviderSignIn` is `provider`: then the provider's
+    /// sign-in is enough (never the anonymous one's).
     func logIn(_ user: StoredObject, provider: String, installationId: String?, secondFactor: JSON? = nil) async throws -> SignUpResult {
-        try await SecondFactor(accounts: accounts, origin: origin).check(user, authData: secondFactor.map { ["mfa": $0] })
+        var proof: SecondFactor.Proof?
+        if accounts.config.providerSignInNeedsSecondFactor || provider == "anonymous" {
+            proof = try await SecondFactor(accounts: accounts, origin: origin).check(user, authData: secondFactor.map { ["mfa": $0] })
+        }
         try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
         let token = try await accounts.openSession(
-            for: user, action: "login", provider: provider, installationId: installationId, recording: .login, detail: provider, origin: origin)
+            for: user, action: "login", provider: provider, secondFactor: proof, installationId: installationId, recording: .login,
+            detail: proof.map { "\(provider)+\($0.factor)" } ?? provider, origin: origin)
         try await accounts.loginTrigger(.afterLogin, user, origin: origin)
         return SignUpResult(user: user, sessionToken: token, created: false)
     }

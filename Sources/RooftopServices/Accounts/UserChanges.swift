@@ -120,6 +120,7 @@ package struct UserChanges: Sendable {
         }
         if case .object(let entries)? = body["authData"], let mfa = entries["mfa"] {
             await accounts.audit.record(mfa == .null ? .secondFactorRemoved : .secondFactorEnabled, userId: userId, origin: origin)
+            SecurityNotices(accounts: accounts, origin: origin).notify(mfa == .null ? .secondFactorRemoved : .secondFactorEnabled, userId: userId)
         }
         if case .object(let entries)? = body["authData"] {
             for (provider, data) in entries.sorted(by: { $0.key < $1.key }) where provider != "mfa" {
