@@ -16,7 +16,8 @@ extension RTUser {
     /// `confirmSecondFactor(code:)` (within 10 minutes); logins need no code before that.
     ///
     /// - Parameter currentCode: when a factor is already enabled, a code of it (or a recovery
-    ///   code) to replace it; nil otherwise.
+    ///   code) to replace it; nil otherwise. The old factor stays in force until the new one is
+    ///   confirmed.
     public func enrollSecondFactor(currentCode: String? = nil) async throws -> RTSecondFactorEnrollment {
         let body: JSON = currentCode.map { ["token": .string($0)] } ?? [:]
         return try RTSecondFactorEnrollment(try await secondFactorRequest("POST", "/enroll", body: body))
@@ -37,7 +38,8 @@ extension RTUser {
         _ = try await secondFactorRequest("POST", "/disable", body: ["token": .string(code)])
     }
 
-    /// Ten new recovery codes, with a code from the authenticator app; the old ones stop working.
+    /// Ten new recovery codes, with a code from the authenticator app (or a recovery code); the
+    /// old ones stop working.
     @discardableResult
     public func regenerateRecoveryCodes(code: String) async throws -> [String] {
         try Self.recoveryCodes(try await secondFactorRequest("POST", "/recovery", body: ["token": .string(code)]))
