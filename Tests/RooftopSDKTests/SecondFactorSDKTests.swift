@@ -124,6 +124,15 @@ extension SDKTests {
                 await #expect { try await RTUser.logIn(username: "emma", password: "pass of emma") } throws: { needsCode($0) }
                 #expect(joe.isCurrentUser && emma.state == .loggedIn)
 
+                // Replacing Emma's factor needs one of its codes; the old one holds until the new one is confirmed.
+                await #expect { try await emma.enrollSecondFactor() } throws: { ($0 as? RTError)?.code == .scriptFailed }
+                let replacement = try await emma.enrollSecondFactor(currentCode: recovery[0])
+                #expect(replacement.secret != enrollment.secret)
+                #expect(try await emma.secondFactorStatus() == RTSecondFactorStatus(isEnabled: true, recoveryCodesLeft: 9))
+                let renewed = try await emma.confirmSecondFactor(code: nextCode(replacement, clock))
+                #expect(Set(renewed).isDisjoint(with: recovery))
+                #expect(try await RTUser.logIn(username: "emma", password: "pass of emma", code: nextCode(replacement, clock)) === emma)
+
                 // A user that is not signed in here has no session to act with: refused before sending.
                 let stranger = RTUser(withoutDataWithObjectId: try #require(emma.objectId))
                 await #expect { try await stranger.secondFactorStatus() } throws: { ($0 as? RTError)?.code == .invalidSessionToken }
@@ -150,7 +159,10 @@ extension SDKTests {
                 }
                 let refusal = try #require(refused.1)
                 #expect(refused.0 == nil && refusal.domain == "Rooftop" && refusal.code == -1)
-                #expect(RTError(refusal)?.isSecondFactorRequired == true)
+                #expect(RTError(refusal)?.isSecondFactorRequired == true && RTError(refusal)?.isInvalidSecondFactorCode == false)
+                // Only that answer asks for a code: other -1 and 141 errors do not.
+                #expect(!RTError(.otherCause, "Email already verified.").isSecondFactorRequired)
+                #expect(!RTError(.scriptFailed, "Invalid MFA token in my cloud function").isInvalidSecondFactorCode)
 
                 let nextStep = try nextCode(enrollment, clock)
                 let user = try await onThread { try RTUser.logInWithUsername("ana", password: "pass of ana", code: nextStep) }
