@@ -28,7 +28,9 @@ extension RTUser {
         client.users.signedIn(fields: fields, token: token, anonymous: false, into: self)
     }
 
-    /// Logs in with a username and password; the user becomes current.
+    /// Logs in with a username and password; the user becomes current. For a user with a second
+    /// factor this fails with ``RTError/isSecondFactorRequired``: ask for the code and call
+    /// ``logIn(username:password:code:)``.
     @discardableResult
     public static func logIn(username: String, password: String) async throws -> RTUser {
         try await logIn(username: username, email: nil, password: password)
