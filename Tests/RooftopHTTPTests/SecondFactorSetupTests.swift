@@ -73,7 +73,9 @@ import Testing
             #expect(try await logIn(client, "ana").json["code"] == -1)
             #expect(try await logIn(client, "ana", mfa: first).json["code"] == 141)
             clock.advance(by: .seconds(30))
-            let login = try await logIn(client, "ana", mfa: try code(secret, clock))
+            // Typed with a space, as authenticator apps show it.
+            let spaced = try code(secret, clock)
+            let login = try await logIn(client, "ana", mfa: String(spaced.prefix(3)) + " " + String(spaced.suffix(3)))
             #expect(login.status == 200)
             // The session records both factors.
             let token = try #require(login.json["sessionToken"]?.stringValue)
