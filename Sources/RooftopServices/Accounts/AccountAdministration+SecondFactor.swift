@@ -32,7 +32,8 @@ extension AccountAdministration {
         } catch let error as ParseError where error.code == .objectNotFound {
             throw Self.noSecondFactor
         }
-        // NOTICE: the security notice to the user ("your second factor was removed") is sent here.
+        // NOTICE: the user's security notice ("your second factor was removed") is sent here, as
+        // `SecondFactorSetup.disable` sends it (added on merge; not part of this change).
         await accounts.audit.record(
             .secondFactorRemoved, userId: userId, detail: origin.admin.map { "removed in the console by \($0)" }, origin: origin)
     }
