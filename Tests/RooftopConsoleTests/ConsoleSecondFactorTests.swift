@@ -1,9 +1,11 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import Logging
 import RooftopConsole
 import RooftopCore
 import RooftopCrypto
+import RooftopMail
 import RooftopServices
 import RooftopStorage
 import RooftopTesting
@@ -215,6 +217,34 @@ import Testing
             }
             #expect(try await hasFactor(stores.store, ana.id))
             #expect(try await removals(client).isEmpty)
+        }
+    }
+
+    /// The user is mailed when an owner removes the factor, as when she removes it herself.
+    @Test func theUserIsToldWhenAnOwnerRemovesIt() async throws {
+        let stores = StoreBox()
+        let clock = TestClock()
+        let outbox = temporaryDataDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: outbox) }
+        var logger = Logger(label: "mail")
+        logger.logLevel = .critical
+        let mail = AccountMail(
+            queue: MailQueue(transport: FileOutbox(directory: outbox), firstDelay: .milliseconds(10), logger: logger), templates: .builtIn,
+            locale: LanguageChooser(), from: "Todo <no-reply@example.com>", appName: "Todo", publicServerURL: publicURL, appId: testAppId)
+        try await withServer(mail: mail, clock: clock, wrap: stores.keep) { client in
+            try await consoleAdmins(try stores.store).create(name: "ops", password: password, role: .owner, totp: false)
+            let ana = try await enrolled(client, clock, "ana")
+            let email = try await call(client, .put, "/parse/users/\(ana.id)", body: #"{"email":"ana@example.com"}"#, master: true)
+            #expect(email.status == 200, "\(email.json)")
+            let cookies = ["rooftop_console": try #require(try await consoleSignIn(client, "ops", password).session)]
+            let path = "/console/users/\(ana.id)/remove-second-factor"
+            let csrf = try #require(try await consoleRequest(client, .get, path, cookies: cookies).hidden("csrf"))
+            #expect(try await consoleRequest(client, .post, path, cookies: cookies, form: ["csrf": csrf, "confirm": "ana"]).status == 200)
+            let box = FileOutbox(directory: outbox)
+            // Ana's mail (the new address's notice comes too): the removal's notice among it.
+            let texts = { try box.list().filter { $0.to == "ana@example.com" }.map { try box.show($0.name) } }
+            try await waitUntil { (try? texts().contains { $0.contains("X-Rooftop-Kind: second_factor_removed") }) == true }
+            await mail.queue.drain()
         }
     }
 }

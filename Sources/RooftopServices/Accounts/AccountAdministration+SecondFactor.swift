@@ -16,7 +16,7 @@ extension AccountAdministration {
     /// Removes the user's second factor, as the master key's `authData.mfa = null` does: one
     /// write deletes the stored state, `authData.mfa` and any pending enrolment, then
     /// `second.factor.removed` is audited with the acting console admin (the origin's) named in
-    /// its detail. A user without a second factor is `noSecondFactor`, and nothing is written;
+    /// its detail, and the user is sent the removal notice. A user without a second factor is `noSecondFactor`, and nothing is written;
     /// an unknown user is 101.
     package func removeSecondFactor(ofUser userId: String) async throws {
         guard let user = try await consoleUser(userId) else { throw ParseError.objectNotFound }
@@ -32,9 +32,8 @@ extension AccountAdministration {
         } catch let error as ParseError where error.code == .objectNotFound {
             throw Self.noSecondFactor
         }
-        // NOTICE: the user's security notice ("your second factor was removed") is sent here, as
-        // `SecondFactorSetup.disable` sends it (added on merge; not part of this change).
         await accounts.audit.record(
             .secondFactorRemoved, userId: userId, detail: origin.admin.map { "removed in the console by \($0)" }, origin: origin)
+        SecurityNotices(accounts: accounts, origin: origin).notify(.secondFactorRemoved, userId: userId)
     }
 }
