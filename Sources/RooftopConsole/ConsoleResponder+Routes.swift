@@ -19,7 +19,10 @@ extension ConsoleResponder {
         ConsoleRoute(.get, "users/:id") { console, visit, path in try await console.userPage(&visit, id: path["id"]) },
         ConsoleRoute(.get, "users/:id/view-as") { console, visit, path in try await console.viewAsPage(&visit, id: path["id"]) },
         ConsoleRoute(.post, "users/:id/edit") { console, visit, path in try await console.editUser(&visit, id: path["id"]) },
-        ConsoleRoute(.post, "users/:id/:action(verify|reset|unlock|revoke-all|delete)") { console, visit, path in
+        ConsoleRoute(.get, "users/:id/remove-second-factor", .owner) { console, visit, path in
+            try await console.secondFactorRemovalPage(&visit, id: path["id"])
+        },
+        ConsoleRoute(.post, "users/:id/:action(verify|reset|unlock|revoke-all|delete|remove-second-factor)") { console, visit, path in
             try await console.userAction(&visit, id: path["id"], action: path["action"])
         },
         ConsoleRoute(.post, "users/:id/sessions/:session/revoke") { console, visit, path in

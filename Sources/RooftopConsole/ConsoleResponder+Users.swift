@@ -87,11 +87,12 @@ extension ConsoleResponder {
         values["events"] = events.map(Self.event)
         values["hasEvents"] = !events.isEmpty
         values.merge(try await userPageExtras(visit, user: user)) { first, _ in first }
+        values.merge(secondFactorValues(visit, user: user)) { first, _ in first }
         return visit.page("user", title: username, values: values, status: status, notice: notice, error: error, section: "users")
     }
 
     func userAction(_ visit: inout ConsoleVisit, id: String, action: String) async throws -> Response {
-        guard try await users(visit).consoleUser(id) != nil else { return visit.message(.notFound, "noUser", status: .notFound) }
+        guard let user = try await users(visit).consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
         let notice: String
         do {
             switch action {
@@ -107,9 +108,10 @@ extension ConsoleResponder {
             case "revoke-all":
                 _ = try await users(visit).revokeAllSessions(ofUser: id)
                 notice = "revokedAll"
+            case "remove-second-factor":
+                return try await removeSecondFactor(&visit, user: user)
             case "delete":
-                let user = try await users(visit).consoleUser(id)
-                guard let username = user?.fields["username"]?.stringValue, visit.form["confirm"] == username else {
+                guard let username = user.fields["username"]?.stringValue, visit.form["confirm"] == username else {
                     return try await userPage(&visit, id: id, error: visit.word("confirmMismatch"))
                 }
                 try await users(visit).consoleDeleteUser(id)

@@ -171,8 +171,9 @@ package struct ConsoleResponder: Sendable {
                 guard ConsoleSessions.csrfMatches(visit.form["csrf"], session.csrf) else {
                     return visit.message(.forbidden, "badToken", status: .forbidden)
                 }
-                guard access != .owner || admin.role == .owner else { return visit.message(.forbidden, "forbidden", status: .forbidden) }
             }
+            // Every POST, and the few owner-only pages (a confirmation that leads to a change).
+            guard access != .owner || admin.role == .owner else { return visit.message(.forbidden, "forbidden", status: .forbidden) }
         }
         guard let (route, parameters) = matched else { return visit.message(.notFound, "notFound", status: .notFound) }
         return try await route.handler(self, &visit, parameters)

@@ -43,6 +43,7 @@ enum ConsoleTemplates {
         "user": PackageResources.user_mustache,
         "userEditSection": PackageResources.userEditSection_mustache,
         "userOwnedSection": PackageResources.userOwnedSection_mustache,
+        "userSecondFactor": PackageResources.userSecondFactor_mustache,
         "userViewAs": PackageResources.userViewAs_mustache,
         "userViewAsSection": PackageResources.userViewAsSection_mustache,
         "users": PackageResources.users_mustache,

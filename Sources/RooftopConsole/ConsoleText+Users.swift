@@ -1,4 +1,4 @@
-/// The users area's words (edit, owned objects, view as this user).
+/// The users area's words (edit, owned objects, view as this user, the second factor).
 extension ConsoleText {
     static let userEnglish: [String: String] = [
         "userEdit": "Edit fields",
@@ -16,6 +16,15 @@ extension ConsoleText {
         "userWhereHint": "As in a REST query, e.g. {\"score\":{\"$gt\":1}}. The first 50 objects are shown.",
         "userGetById": "Or get one objectId", "userObject": "Object as the user sees it",
         "userSeesNothing": "This user sees no object here.",
+        "secondFactor": "Second factor", "secondFactorOff": "off", "secondFactorOn": "on (%d recovery codes left)",
+        "secondFactorOnOne": "on (1 recovery code left)",
+        "secondFactorRemove": "Remove second factor",
+        "secondFactorRemoveHint":
+            "The user then signs in with their password alone until they enrol again; their authenticator's codes and recovery codes stop working. Audited with your name.",
+        "secondFactorConfirmHint": "Type it exactly to confirm.",
+        "secondFactorMismatch": "The typed name does not match; the second factor was not removed.",
+        "secondFactorNone": "This user has no second factor; nothing was removed.",
+        "secondFactorRemoved": "The second factor was removed.",
     ]
 
     static let userJapanese: [String: String] = [
@@ -32,5 +41,14 @@ extension ConsoleText {
         "userWhereHint": "REST のクエリと同じ形式です。例：{\"score\":{\"$gt\":1}}。最初の50件を表示します。",
         "userGetById": "または objectId で1件取得", "userObject": "ユーザーから見えるオブジェクト",
         "userSeesNothing": "このユーザーにはここで見えるオブジェクトがありません。",
+        "secondFactor": "二要素認証", "secondFactorOff": "オフ", "secondFactorOn": "オン（残りのリカバリーコード %d 件）",
+        "secondFactorOnOne": "オン（残りのリカバリーコード 1 件）",
+        "secondFactorRemove": "二要素認証を解除",
+        "secondFactorRemoveHint":
+            "解除すると、再び登録するまでユーザーはパスワードだけでサインインします。認証アプリのコードとリカバリーコードは使えなくなります。あなたの名前で監査ログに記録されます。",
+        "secondFactorConfirmHint": "確認のため正確に入力してください。",
+        "secondFactorMismatch": "入力された名前が一致しないため、二要素認証は解除していません。",
+        "secondFactorNone": "このユーザーには二要素認証がないため、何も解除していません。",
+        "secondFactorRemoved": "二要素認証を解除しました。",
     ]
 }

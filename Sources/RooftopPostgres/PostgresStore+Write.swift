@@ -5,12 +5,7 @@ package import RooftopStorage
 extension PostgresStore {
     /// Performs the writes in one transaction (see `DataStore.write`).
     package func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
-        try ExactText.check(operations)
-        return try await writeTransaction { [self] writer in
-            var outcomes: [WriteOutcome] = []
-            for operation in operations { outcomes.append(try await perform(operation, writer)) }
-            return outcomes
-        }
+        try await write(WriteGroup(operations)).outcomes
     }
 
     /// Performs a group's writes, trims and exchanges in one transaction (see `WriteGroup`).

@@ -3,19 +3,23 @@ import RooftopCore
 package import RooftopStorage
 
 extension SQLiteStore {
-    /// Performs the writes in one transaction (see `DataStore.write`).
+    /// Performs the writes in one transaction (see `DataStore.write`); a lone write the readers
+    /// can already refuse (`refusesWithoutWriting`) never waits for the writer.
     package func write(_ operations: [WriteOperation]) async throws -> [WriteOutcome] {
         try ExactText.check(operations)
         if operations.count == 1, try refusesWithoutWriting(operations[0]) { throw ParseError.objectNotFound }
-        return try await writeTransaction { [catalogCache] db in
-            try operations.map { operation in try SQLiteStore.perform(operation, cache: catalogCache, db: db) }
-        }
+        return try await transaction(WriteGroup(operations)).outcomes
     }
 
     /// Performs a group's writes, trims and exchanges in one transaction (see `WriteGroup`).
     package func write(_ group: WriteGroup) async throws -> WriteGroupOutcome {
         try ExactText.check(group.operations)
-        return try await writeTransaction { [catalogCache] db in
+        return try await transaction(group)
+    }
+
+    /// The group in one write transaction, its text already checked.
+    private func transaction(_ group: WriteGroup) async throws -> WriteGroupOutcome {
+        try await writeTransaction { [catalogCache] db in
             let outcomes = try group.operations.map { operation in try SQLiteStore.perform(operation, cache: catalogCache, db: db) }
             let trimmed = try group.trims.map { trim in try SQLiteStore.trim(trim, cache: catalogCache, db: db) }
             let previous = try group.exchanges.map { exchange in

@@ -11,7 +11,8 @@ import RooftopStorage
 /// requiring the exact text it was read as); the secret is sealed under a server key and never
 /// returned; recovery codes are 120 bits, stored as digests and spent once; wrong codes are
 /// limited (`secondFactorMaxFailures` in a row, then 15 minutes of refusals); and a user can't
-/// drop the factor through `authData.mfa = null`: that takes a code (`/users/me/mfa/disable`).
+/// drop the factor through `authData.mfa = null`: that takes a code (`/users/me/mfa/disable`),
+/// the master key, or a console owner (`AccountAdministration.removeSecondFactor`).
 struct SecondFactor: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
