@@ -219,19 +219,3 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         completionHandler(nil)
     }
 }
-
-extension StandInIdentityProvider {
-    /// Sets the stand-in's clock (ID tokens are minted at it; codes expire on it), in seconds.
-    func setClock(_ seconds: Int64) async throws { try await control("/control/clock", ["now": .number(Double(seconds))]) }
-
-    /// Moves the stand-in's clock.
-    func advance(seconds: Int) async throws { try await control("/control/advance", ["seconds": .number(Double(seconds))]) }
-
-    private func control(_ path: String, _ body: [String: JSON]) async throws {
-        guard let url = URL(string: base + path) else { throw StandInError("bad path") }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = Data(JSONWriter.bytes(.object(body)))
-        _ = try await URLSession.shared.data(for: request)
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import Rooftop
 import RooftopCore
+import RooftopCrypto
 import RooftopServices
 import RooftopTesting
 import Testing
@@ -143,4 +144,56 @@ final class OpenedURLs: @unchecked Sendable {
 
     func append(_ url: URL) { lock.withLock { opened.append(url) } }
     var urls: [URL] { lock.withLock { opened } }
+}
+
+/// A provider's sign-in of a user with a second factor, from the SDK.
+extension SDKTests.ProviderSDKTests {
+    @Test func aSecondFactorIsAskedAfterTheProvidersSignIn() async throws {
+        let idp = try StandInIdentityProvider()
+        defer { idp.stop() }
+        // The provider's clock and the server's agree (tokens are checked on the server's).
+        try await idp.setClock(1_700_000_000)
+        let clock = TestClock()
+        let secret: [UInt8] = (0..<20).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ 3) }
+        let code = { @Sendable (offset: Int64) in TOTP.code(secret: secret, step: clock.now().millisecondsSince1970 / 1000 / 30 + offset) }
+        try await withSDK(accounts: Self.accounts, auth: idp.settings(), clock: clock) { server, _ in
+            let user = try await RTUser.logIn(withProvider: "oidc", authenticator: Self.authenticator("mia"))
+            let enrol = #"{"authData":{"mfa":{"secret":"\#(Base32.encode(secret))","token":"\#(code(0))"}}}"#
+            let enrolled = try await server.rest("PUT", "/users/\(try #require(user.objectId))", body: enrol, token: user.sessionToken)
+            try #require(enrolled.0 == 200, "\(enrolled.1)")
+            try await user.logOut()
+
+            // Without a way to ask: Parse's answer.
+            await #expect { try await RTUser.logIn(withProvider: "oidc", authenticator: Self.authenticator("mia")) } throws: {
+                ($0 as? RTError)?.isSecondFactorRequired == true
+            }
+            // Asked after the provider's sign-in: a wrong code first, then the right one, one browser trip.
+            clock.advance(by: .seconds(30))
+            let asked = LockedBox(0)
+            let opened = OpenedURLs()
+            let signedIn = try await RTUser.logIn(
+                withProvider: "oidc",
+                authenticator: RTLoopbackAuthenticator(timeout: .seconds(20)) { url in
+                    opened.append(url)
+                    Task { try await StandInIdentityProvider.browse(url, subject: "mia") }
+                }
+            ) {
+                let attempt = asked.withLock { count in
+                    count += 1
+                    return count
+                }
+                return attempt == 1 ? (code(0) == "000000" ? "111111" : "000000") : code(0)
+            }
+            #expect(signedIn.objectId == user.objectId && asked.withLock { $0 } == 2 && opened.urls.count == 1)
+            let session = try await server.rest("GET", "/sessions/me", token: signedIn.sessionToken)
+            #expect(session.1["createdWith"]?["secondFactor"] == "totp", "\(session.1)")
+
+            // With a token the app holds: the code beside it.
+            try await signedIn.logOut()
+            clock.advance(by: .seconds(30))
+            let credential = RTAuthCredential.openID(provider: "oidc", id: "mia", idToken: try await idp.idToken(sub: "mia"))
+            await #expect { try await RTUser.logIn(with: credential) } throws: { ($0 as? RTError)?.isSecondFactorRequired == true }
+            #expect(try await RTUser.logIn(with: credential, code: code(0)).objectId == user.objectId)
+        }
+    }
 }

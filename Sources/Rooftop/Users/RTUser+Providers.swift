@@ -5,10 +5,15 @@ import RooftopCore
 /// app already holds (`logIn(with:)`), or through the browser (`logIn(withProvider:authenticator:)`).
 extension RTUser {
     /// Logs in with a provider's token, or signs a new user up with it; the user becomes current.
+    /// A user with a second factor needs its code too (unless the server's
+    /// `secondFactorOnProviderSignIn` is `provider`): without it this fails with
+    /// `isSecondFactorRequired`; send it again with `code`.
     @discardableResult
-    public static func logIn(with credential: RTAuthCredential) async throws -> RTUser {
+    public static func logIn(with credential: RTAuthCredential, code: String? = nil) async throws -> RTUser {
         let client = try RTClient.current()
-        let body: JSON = ["authData": .object([credential.provider: credential.authData])]
+        var entries: [String: JSON] = [credential.provider: credential.authData]
+        if let code { entries["mfa"] = ["token": .string(code)] }
+        let body: JSON = ["authData": .object(entries)]
         await client.registerDevice()
         let answer = try await client.send(APIRequest(method: "POST", path: "/users", body: body), as: nil)
         let user = try signedIn(client, answer, anonymous: false)
@@ -49,10 +54,23 @@ extension RTUser {
     /// Signs in through the browser with `provider` (an authorization code with PKCE: the
     /// provider's tokens never reach the app); the user becomes current. The server's
     /// `authRedirectURIs` must allow the authenticator's redirect.
+    ///
+    /// For a user with a second factor, `secondFactorCode` is asked for the code (or a recovery
+    /// code) once the provider has signed the user in — up to three times while codes are
+    /// refused — and the same sign-in completes, without the browser again. Without it, such a
+    /// user's sign-in fails with `isSecondFactorRequired`.
+    ///
+    /// ```swift
+    /// let user = try await RTUser.logIn(withProvider: "google", authenticator: authenticator) {
+    ///     try await askForCode()  // e.g. a sheet with a one-time-code field
+    /// }
+    /// ```
     @discardableResult
-    public static func logIn(withProvider provider: String, authenticator: any RTWebAuthenticator) async throws -> RTUser {
+    public static func logIn(
+        withProvider provider: String, authenticator: any RTWebAuthenticator, secondFactorCode: (@Sendable () async throws -> String)? = nil
+    ) async throws -> RTUser {
         let client = try RTClient.current()
-        let answer = try await browserSignIn(client, provider: provider, authenticator: authenticator, linking: nil)
+        let answer = try await browserSignIn(client, provider: provider, authenticator: authenticator, linking: nil, code: secondFactorCode)
         return try signedIn(client, answer, anonymous: false)
     }
 
@@ -68,9 +86,11 @@ extension RTUser {
     }
 
     /// Start → browser → callback → `/auth/token`: the server's answer (user and session).
-    static func browserSignIn(_ client: RTClient, provider: String, authenticator: any RTWebAuthenticator, linking user: RTUser?) async throws
-        -> JSON
-    {
+    /// A refused second factor asks `code` again (the server keeps the sign-in's code meanwhile).
+    static func browserSignIn(
+        _ client: RTClient, provider: String, authenticator: any RTWebAuthenticator, linking user: RTUser?,
+        code askCode: (@Sendable () async throws -> String)? = nil
+    ) async throws -> JSON {
         let verifier = PKCE.randomSecret()
         let state = PKCE.randomSecret()
         let redirect = try await authenticator.redirectURI()
@@ -102,31 +122,49 @@ extension RTUser {
             throw RTError(RTErrorCode(rawValue: Int(error) ?? -1), query["error_description"] ?? "The sign-in failed.")
         }
         guard let code = query["code"] else { throw RTError(.otherCause, "The sign-in came back without a code.") }
-        let body: JSON = ["code": .string(code), "code_verifier": .string(verifier)]
+        var body: [String: JSON] = ["code": .string(code), "code_verifier": .string(verifier)]
         await client.registerDevice()
-        return try await client.send(APIRequest(method: "POST", path: "/auth/token", body: body), as: nil)
+        var attempt = 0
+        while true {
+            // `send` throws only `RTError` (typed throws).
+            let failure: RTError
+            do {
+                return try await client.send(APIRequest(method: "POST", path: "/auth/token", body: .object(body)), as: nil)
+            } catch {
+                failure = error
+            }
+            guard let askCode, attempt < 3, failure.isSecondFactorRequired || (attempt > 0 && failure.isInvalidSecondFactorCode) else {
+                throw failure
+            }
+            attempt += 1
+            body["authData"] = ["mfa": ["token": .string(try await askCode())]]
+        }
     }
 }
 
 /// The completion-handler and blocking forms of the provider sign-in.
 extension RTUser {
-    /// `logIn(with:)`, blocking.
+    /// `logIn(with:code:)`, blocking.
     @available(*, noasync, message: "use the async logIn(with:)")
     @discardableResult
-    public static func logIn(with credential: RTAuthCredential) throws -> RTUser {
-        try Callback.wait { try await logIn(with: credential) }
+    public static func logIn(with credential: RTAuthCredential, code: String? = nil) throws -> RTUser {
+        try Callback.wait { try await logIn(with: credential, code: code) }
     }
 
-    /// `logIn(with:)` in the background.
-    public static func logInInBackground(with credential: RTAuthCredential, block: (@Sendable (RTUser?, NSError?) -> Void)? = nil) {
-        Callback.deliver(block) { try await logIn(with: credential) }
+    /// `logIn(with:code:)` in the background.
+    public static func logInInBackground(
+        with credential: RTAuthCredential, code: String? = nil, block: (@Sendable (RTUser?, NSError?) -> Void)? = nil
+    ) {
+        Callback.deliver(block) { try await logIn(with: credential, code: code) }
     }
 
-    /// `logIn(withProvider:authenticator:)`, blocking.
+    /// `logIn(withProvider:authenticator:secondFactorCode:)`, blocking.
     @available(*, noasync, message: "use the async logIn(withProvider:authenticator:)")
     @discardableResult
-    public static func logIn(withProvider provider: String, authenticator: any RTWebAuthenticator) throws -> RTUser {
-        try Callback.wait { try await logIn(withProvider: provider, authenticator: authenticator) }
+    public static func logIn(
+        withProvider provider: String, authenticator: any RTWebAuthenticator, secondFactorCode: (@Sendable () async throws -> String)? = nil
+    ) throws -> RTUser {
+        try Callback.wait { try await logIn(withProvider: provider, authenticator: authenticator, secondFactorCode: secondFactorCode) }
     }
 
     /// `logIn(withProvider:authenticator:)` in the background, with a completion handler
@@ -135,6 +173,15 @@ extension RTUser {
         withProvider provider: String, authenticator: any RTWebAuthenticator, block: (@Sendable (RTUser?, NSError?) -> Void)? = nil
     ) {
         Callback.deliver(block) { try await logIn(withProvider: provider, authenticator: authenticator) }
+    }
+
+    /// `logIn(withProvider:authenticator:secondFactorCode:)` in the background, with a completion
+    /// handler. (`secondFactorCode` is required here, so a lone trailing closure stays the block.)
+    public static func logInInBackground(
+        withProvider provider: String, authenticator: any RTWebAuthenticator, secondFactorCode: @escaping @Sendable () async throws -> String,
+        block: (@Sendable (RTUser?, NSError?) -> Void)? = nil
+    ) {
+        Callback.deliver(block) { try await logIn(withProvider: provider, authenticator: authenticator, secondFactorCode: secondFactorCode) }
     }
 
     /// `link(with:)` in the background.
