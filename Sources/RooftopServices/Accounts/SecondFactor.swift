@@ -13,7 +13,7 @@ import RooftopStorage
 /// limited (`secondFactorMaxFailures` in a row, then 15 minutes of refusals); and a user can't
 /// drop the factor through `authData.mfa = null`: that takes a code (`/users/me/mfa/disable`),
 /// the master key, or a console owner (`AccountAdministration.removeSecondFactor`).
-struct SecondFactor: Sendable {
+package struct SecondFactor: Sendable {
     /// The account use cases it acts through.
     let accounts: Accounts
     /// The request it serves.
@@ -191,7 +191,7 @@ struct SecondFactor: Sendable {
     }
 
     /// A recovery code as typed: case, dashes and spaces don't matter.
-    static func normalized(_ code: String) -> String {
+    package static func normalized(_ code: String) -> String {
         String(code.lowercased().filter { $0 != "-" && $0 != " " })
     }
 }
