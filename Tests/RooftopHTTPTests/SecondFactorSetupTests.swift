@@ -236,4 +236,74 @@ import Testing
             #expect(try await logIn(client, "ana", mfa: recovery[0]).json["code"] == 141)
         }
     }
+
+    /// Parse's wire replaces a factor with `old`, a code proved like a login's: wrong ones count
+    /// towards the limit, and while it holds even a right one is refused.
+    @Test func replacingThroughParsesWireCountsWrongCodes() async throws {
+        let clock = TestClock()
+        var accounts = AccountsConfiguration()
+        accounts.secondFactorMaxFailures = 3
+        try await withServer(accounts: accounts, clock: clock) { (client: any TestClientProtocol) async throws in
+            let ana = try await signUp(client, "ana")
+            let (secret, _) = try await enrol(client, ana.token, clock)
+            let next = Base32.encode((0..<20).map { UInt8($0) })
+            clock.advance(by: .seconds(30))
+            let replace = { (old: String) in
+                #"{"authData":{"mfa":{"secret":"\#(next)","token":"\#(try self.code(next, clock))","old":"\#(old)"}}}"#
+            }
+            for _ in 0..<3 {
+                let wrong = try await call(client, .put, "/parse/users/\(ana.id)", body: try replace("00000x"), headers: session(ana.token))
+                #expect(wrong.json["code"] == 141, "\(wrong.json)")
+            }
+            let locked = try await call(
+                client, .put, "/parse/users/\(ana.id)", body: try replace(try code(secret, clock)), headers: session(ana.token))
+            #expect(locked.json["code"] == 141, "\(locked.json)")
+            clock.advance(by: .seconds(15 * 60))
+            let replaced = try await call(
+                client, .put, "/parse/users/\(ana.id)", body: try replace(try code(secret, clock)), headers: session(ana.token))
+            #expect(replaced.status == 200, "\(replaced.json)")
+            clock.advance(by: .seconds(30))
+            #expect(try await logIn(client, "ana", mfa: try code(next, clock)).status == 200)
+        }
+    }
+
+    /// An enrolment started on Rooftop's routes can't replace a factor enabled after it started.
+    @Test func aStaleEnrolmentCantReplaceALaterFactor() async throws {
+        let clock = TestClock()
+        try await withServer(clock: clock) { (client: any TestClientProtocol) async throws in
+            let ana = try await signUp(client, "ana")
+            let started = try await call(client, .post, "/parse/users/me/mfa/enroll", body: "{}", headers: session(ana.token))
+            let stale = try #require(started.json["secret"]?.stringValue)
+            // Meanwhile, a factor through Parse's wire.
+            let own = Base32.encode((0..<20).map { UInt8($0 &+ 100) })
+            let body = #"{"authData":{"mfa":{"secret":"\#(own)","token":"\#(try code(own, clock))"}}}"#
+            #expect(try await call(client, .put, "/parse/users/\(ana.id)", body: body, headers: session(ana.token)).status == 200)
+            let confirm = try await call(
+                client, .post, "/parse/users/me/mfa/confirm", body: #"{"token":"\#(try code(stale, clock))"}"#, headers: session(ana.token))
+            #expect(confirm.status == 400 && confirm.json["code"] == 141, "\(confirm.json)")
+            clock.advance(by: .seconds(30))
+            #expect(try await logIn(client, "ana", mfa: try code(stale, clock)).json["code"] == 141)
+            #expect(try await logIn(client, "ana", mfa: try code(own, clock)).status == 200)
+        }
+    }
+
+    /// A login refused for another reason spends no code; a removal of nothing records nothing.
+    @Test func aRefusedLoginSpendsNoCodeAndRemovingNothingIsNotNews() async throws {
+        let clock = TestClock()
+        try await withServer(clock: clock) { (client: any TestClientProtocol) async throws in
+            let ana = try await signUp(client, "ana")
+            let (_, recovery) = try await enrol(client, ana.token, clock)
+            // Master-only (ACL {}): no login, whatever the code.
+            #expect(try await call(client, .put, "/parse/users/\(ana.id)", body: #"{"ACL":{}}"#, master: true).status == 200)
+            #expect(try await logIn(client, "ana", mfa: recovery[0]).json["code"] == 101)
+            #expect(
+                try await call(client, .get, "/parse/users/me/mfa", headers: session(ana.token)).json == ["enabled": true, "recoveryCodesLeft": 10])
+            // The master key's `mfa: null` on a user without one: no event.
+            let bob = try await signUp(client, "bob")
+            #expect(try await call(client, .put, "/parse/users/\(bob.id)", body: #"{"authData":{"mfa":null}}"#, master: true).status == 200)
+            let filter = try #require(#"{"userId":"\#(bob.id)"}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let audit = try await call(client, .get, "/parse/classes/_Audit?where=" + filter, master: true)
+            #expect(!(audit.json["results"]?.arrayValue ?? []).contains { $0["type"] == "second.factor.removed" }, "\(audit.json)")
+        }
+    }
 }

@@ -114,9 +114,9 @@ extension SDKTests {
                 #expect(joe.isCurrentUser && emma.state == .loggedIn)
                 #expect(try await emma.secondFactorStatus() == RTSecondFactorStatus(isEnabled: true, recoveryCodesLeft: 10))
                 #expect(try await joe.secondFactorStatus() == RTSecondFactorStatus(isEnabled: false, recoveryCodesLeft: 0))
-                let (_, joesOwn) = try await server.rest("GET", "/users/me/mfa", token: try #require(joe.sessionToken))
+                let (_, joesOwn) = try await server.rest("GET", "/users/me/mfa", token: joe.sessionToken)
                 #expect(joesOwn["enabled"] == false, "\(joesOwn)")
-                let (_, emmasOwn) = try await server.rest("GET", "/users/me/mfa", token: try #require(emma.sessionToken))
+                let (_, emmasOwn) = try await server.rest("GET", "/users/me/mfa", token: emma.sessionToken)
                 #expect(emmasOwn["enabled"] == true, "\(emmasOwn)")
 
                 // Joe still logs in with his password alone; Emma needs a code.

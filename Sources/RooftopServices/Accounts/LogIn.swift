@@ -81,39 +81,45 @@ package struct LogIn: Sendable {
         let hash = found?.fields[InternalField.hashedPassword.rawValue]?.stringValue ?? accounts.passwords.hasher.dummyHash
         let password = passwordValue.stringValue ?? ""
         let matches = await accounts.passwords.matches(password, hash: hash)
-        // Only after the password checked out: a guesser learns nothing of the second factor.
-        var factorRefusal: ParseError?
+        let passwordMatches = matches && passwordValue.stringValue != nil
+        // Everything else that refuses the login is decided first: a code (or a recovery code,
+        // which mails the user) is spent only by a login it completes.
+        var refusal: LoginFailure?
+        if !passwordMatches || found.map({ user in user.acl.map { $0.readers.isEmpty && $0.writers.isEmpty } ?? false }) != false {
+            // A user whose ACL is {} is master-only and can't log in (Parse).
+            refusal = LoginFailure(
+                error: ParseError(.objectNotFound, "Invalid username/password."), userId: found?.objectId,
+                reason: found == nil ? "unknown user" : "wrong password")
+        } else if let user = found {
+            // Only after the password checked out, so these answers tell nothing to a guesser.
+            do {
+                try accounts.passwords.checkAge(user)
+            } catch {
+                refusal = LoginFailure(error: error, userId: user.objectId, reason: "password expired")
+            }
+            if refusal == nil,
+                accounts.config.verifyUserEmails && accounts.config.preventLoginWithUnverifiedEmail
+                    && user.fields["emailVerified"] != .bool(true)
+            {
+                refusal = LoginFailure(error: Accounts.emailNotVerified, userId: user.objectId, reason: "email not verified")
+            }
+        }
         var proof: SecondFactor.Proof?
-        if secondFactor, matches, passwordValue.stringValue != nil, let user = found, user.fields[InternalField.secondFactor.rawValue] != nil {
+        var factorRefused = false
+        if refusal == nil, secondFactor, let user = found, user.fields[InternalField.secondFactor.rawValue] != nil {
             do {
                 proof = try await SecondFactor(accounts: accounts, origin: origin).check(user, authData: params["authData"])
             } catch let error as ParseError {
-                factorRefusal = error
+                refusal = LoginFailure(error: error, userId: user.objectId, reason: "second factor")
+                factorRefused = true
             }
         }
         // A wrong code counts towards the lockout as a wrong password does.
         if lockout, let user = found {
-            try await accounts.lockout.settleTicket(
-                user, succeeded: matches && passwordValue.stringValue != nil && factorRefusal == nil, origin: origin)
+            try await accounts.lockout.settleTicket(user, succeeded: passwordMatches && !factorRefused, origin: origin)
         }
-        if let factorRefusal, let user = found {
-            throw LoginFailure(error: factorRefusal, userId: user.objectId, reason: "second factor")
-        }
-        // A user whose ACL is {} is master-only and can't log in (Parse).
-        guard matches, passwordValue.stringValue != nil, let user = found, user.acl.map({ !$0.readers.isEmpty || !$0.writers.isEmpty }) ?? true else {
-            throw LoginFailure(
-                error: ParseError(.objectNotFound, "Invalid username/password."), userId: found?.objectId,
-                reason: found == nil ? "unknown user" : "wrong password")
-        }
-        // Only after the password checked out, so these answers tell nothing to a guesser.
-        do {
-            try accounts.passwords.checkAge(user)
-        } catch {
-            throw LoginFailure(error: error, userId: user.objectId, reason: "password expired")
-        }
-        if accounts.config.verifyUserEmails && accounts.config.preventLoginWithUnverifiedEmail && user.fields["emailVerified"] != .bool(true) {
-            throw LoginFailure(error: Accounts.emailNotVerified, userId: user.objectId, reason: "email not verified")
-        }
+        if let refusal { throw refusal }
+        guard let user = found else { throw ParseError.internalError }
         return (user, proof)
     }
 

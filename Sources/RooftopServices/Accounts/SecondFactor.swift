@@ -37,7 +37,7 @@ package struct SecondFactor: Sendable {
         /// A recovery code; `left` remain.
         case recovery(left: Int)
 
-        /// The name a session records for it (`createdWith.factors`).
+        /// The name a session records for it (`createdWith.secondFactor`).
         var factor: String {
             switch self {
             case .code: "totp"
@@ -63,8 +63,9 @@ package struct SecondFactor: Sendable {
     }
 
     /// Checks `data` (`{secret, token}`, and `old`: a current code, when a factor is already
-    /// enrolled) for `user`, asked by `principal`: the writes that enrol it.
-    func enrol(_ data: JSON, user: StoredObject, principal: Principal) throws -> Enrolment {
+    /// enrolled) for `user`, asked by `principal`: the writes that enrol it. `old` is proved like
+    /// a login's code (spent, wrong ones counted, refused while locked).
+    func enrol(_ data: JSON, user: StoredObject, principal: Principal) async throws -> Enrolment {
         let crypto = try self.crypto
         guard principal.userId == user.objectId else {
             throw ParseError(.operationForbidden, "A second factor is enrolled by the user, with a code from their authenticator.")
@@ -73,13 +74,16 @@ package struct SecondFactor: Sendable {
             secretText.utf8.count <= 128, let secret = Base32.decode(secretText), (16...64).contains(secret.count)
         else { throw ParseError(.scriptFailed, "Invalid MFA data") }
         let now = accounts.objects.clock.now().millisecondsSince1970
+        guard let step = crypto.codes.matchingStep(secret: secret, code: token, atSeconds: now / 1000) else { throw Self.invalid }
         var replacing: String?
         if let current = SecondFactorState(of: user) {
-            // Replacing a factor takes a code of the current one (Parse: `old`).
-            guard case .string(let old)? = fields["old"], spend(old, state: current, crypto: crypto, now: now) != nil else { throw Self.invalid }
-            replacing = current.text
+            // Replacing a factor takes a code of the current one (Parse: `old`); the update then
+            // requires the state that code left.
+            try await prove(fields["old"], user: user, state: current, signingIn: false) { spent in
+                replacing = spent.text
+                return [(Self.stateField, .set(.string(spent.text)))]
+            }
         }
-        guard let step = crypto.codes.matchingStep(secret: secret, code: token, atSeconds: now / 1000) else { throw Self.invalid }
         let (state, codes) = try newState(secret: secret, step: step, crypto: crypto)
         return Enrolment(
             operations: enabling(state), response: ["recovery": .array(codes.map(JSON.string))], replacing: replacing)
@@ -87,15 +91,23 @@ package struct SecondFactor: Sendable {
 
     /// A new state for `secret` (its code of `step` just used), with fresh recovery codes.
     func newState(secret: [UInt8], step: Int64, crypto: SecondFactorCrypto) throws -> (SecondFactorState, [String]) {
-        let codes = (0..<Self.recoveryCount).map { _ in crypto.codes.newRecoveryCode() }
-        let state = SecondFactorState(
-            secret: try crypto.box.seal(secret), step: step, recovery: codes.map { accounts.tokens.digest(Self.normalized($0)) })
-        return (state, codes)
+        let (codes, digests) = recoveryCodes(crypto)
+        return (SecondFactorState(secret: try crypto.box.seal(secret), step: step, recovery: digests), codes)
     }
 
-    /// The writes that store `state` and show `authData.mfa = {status: enabled}`.
+    /// Ten new recovery codes, and the digests that are stored.
+    func recoveryCodes(_ crypto: SecondFactorCrypto) -> (codes: [String], digests: [String]) {
+        let codes = (0..<Self.recoveryCount).map { _ in crypto.codes.newRecoveryCode() }
+        return (codes, codes.map { accounts.tokens.digest(Self.normalized($0)) })
+    }
+
+    /// The writes that store `state` and show `authData.mfa = {status: enabled}`; an enrolment
+    /// started on Rooftop's routes dies with it (it can't later replace this one).
     func enabling(_ state: SecondFactorState) -> [(FieldPath, FieldOperation)] {
-        [(Self.stateField, .set(.string(state.text))), (Self.statusField, .set(["status": "enabled"]))]
+        [
+            (Self.stateField, .set(.string(state.text))), (Self.statusField, .set(["status": "enabled"])),
+            (FieldPath(field: .internal(.secondFactorPending)), .delete),
+        ]
     }
 
     /// `authData.mfa`, what a read of the user shows.
@@ -127,10 +139,11 @@ package struct SecondFactor: Sendable {
     /// Checks `code` against `state` (as read from `user`) and writes back, requiring the exact
     /// state read, either the failure (counted; at the limit, codes are refused for 15 minutes)
     /// or `success`'s writes for the state after the code was spent: a code spent on another
-    /// node, or a failure counted there, makes this attempt fail.
+    /// node, or a failure counted there, makes this attempt fail. A recovery code is audited;
+    /// `signingIn`, the user is also told it signed in.
     @discardableResult
     func prove(
-        _ code: JSON?, user: StoredObject, state: SecondFactorState,
+        _ code: JSON?, user: StoredObject, state: SecondFactorState, signingIn: Bool = true,
         success: (SecondFactorState) throws -> [(FieldPath, FieldOperation)] = { [(SecondFactor.stateField, .set(.string($0.text)))] }
     ) async throws -> Proof {
         let crypto = try self.crypto
@@ -153,8 +166,9 @@ package struct SecondFactor: Sendable {
         try await writeRequiring(state, write, of: user.objectId)
         guard let proof = spent?.proof else { throw Self.invalid }
         if case .recovery(let left) = proof {
-            await accounts.audit.record(.secondFactorRecoveryUsed, userId: user.objectId, detail: "\(left) left", origin: origin)
-            SecurityNotices(accounts: accounts, origin: origin).notify(.recoveryCodeUsed(left: left), userId: user.objectId)
+            await accounts.audit.record(
+                .secondFactorRecoveryUsed, userId: user.objectId, detail: signingIn ? "\(left) left" : "to change the second factor", origin: origin)
+            if signingIn { SecurityNotices(accounts: accounts, origin: origin).notify(.recoveryCodeUsed(left: left), userId: user.objectId) }
         }
         return proof
     }
@@ -185,7 +199,9 @@ package struct SecondFactor: Sendable {
             return (next, .code)
         }
         let digest = accounts.tokens.digest(Self.normalized(code))
-        guard let index = state.recovery.firstIndex(where: { ConstantTime.equals($0.utf8, digest.utf8) }) else { return nil }
+        // Every stored digest is compared, so the time doesn't tell which one matched.
+        let matches = state.recovery.map { ConstantTime.equals($0.utf8, digest.utf8) }
+        guard let index = matches.firstIndex(of: true) else { return nil }
         next.recovery.remove(at: index)
         return (next, .recovery(left: next.recovery.count))
     }

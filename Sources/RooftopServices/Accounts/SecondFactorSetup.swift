@@ -34,22 +34,28 @@ package struct SecondFactorSetup: Sendable {
 
     /// `POST /users/me/mfa/enroll`: a new secret, made here and kept sealed until a first code
     /// confirms it (within 10 minutes). Over an enabled factor, `token` (one of its codes) is
-    /// needed, and is spent.
+    /// needed, and is spent. The enrolment remembers the factor it was started over (its sealed
+    /// secret): only that one (or none) can be replaced by its confirmation.
     package func start(userId: String, body: [String: JSON]) async throws -> [String: JSON] {
         let crypto = try factor.crypto
         let user = try await self.user(userId)
         let secret = crypto.codes.newSecret()
+        let sealed = try crypto.box.seal(secret)
         let until = accounts.objects.clock.now().millisecondsSince1970 + Self.pendingLifetime
-        let pending = JSONWriter.string(.object(["secret": .string(try crypto.box.seal(secret)), "until": .number(Double(until))]), sortedKeys: true)
-        let waiting = [(Self.pendingField, FieldOperation.set(.string(pending)))]
+        let waiting = { (over: String) in
+            let pending: JSON = ["secret": .string(sealed), "until": .number(Double(until)), "over": .string(over)]
+            return (Self.pendingField, FieldOperation.set(.string(JSONWriter.string(pending, sortedKeys: true))))
+        }
         if let state = SecondFactorState(of: user) {
             guard body["token"] != nil else {
                 throw ParseError(.scriptFailed, "This account has a second factor: send one of its codes as token to replace it.")
             }
-            try await factor.prove(body["token"], user: user, state: state) { [(SecondFactor.stateField, .set(.string($0.text)))] + waiting }
+            try await factor.prove(body["token"], user: user, state: state, signingIn: false) { spent in
+                [(SecondFactor.stateField, .set(.string(spent.text))), waiting(spent.secret)]
+            }
         } else {
             var write = ObjectWrite()
-            write.operations = waiting
+            write.operations = [waiting("")]
             try await accounts.server.write([AsServer.update(.user, userId, at: accounts.objects.clock.now(), write, addFields: true)])
         }
         let encoded = Base32.encode(secret)
@@ -66,7 +72,10 @@ package struct SecondFactorSetup: Sendable {
         guard case .string(let pendingText)? = user.fields[InternalField.secondFactorPending.rawValue],
             case .object(let pending)? = try? JSONParser.parse(Array(pendingText.utf8)),
             let until = pending["until"]?.numberValue, Int64(until) > now,
-            let sealed = pending["secret"]?.stringValue, let (secret, _) = crypto.box.open(sealed)
+            let sealed = pending["secret"]?.stringValue, let (secret, _) = crypto.box.open(sealed),
+            // Started over the factor there is now, known by its sealed secret (or over none): a
+            // factor enabled or replaced since voids it.
+            pending["over"]?.stringValue == SecondFactorState(of: user)?.secret ?? ""
         else {
             throw ParseError(
                 .scriptFailed, "No second factor is being set up (or it took over 10 minutes): start again with POST /users/me/mfa/enroll.")
@@ -76,7 +85,7 @@ package struct SecondFactorSetup: Sendable {
         else { throw SecondFactor.invalid }
         let (state, codes) = try factor.newState(secret: secret, step: step, crypto: crypto)
         var write = ObjectWrite()
-        write.operations = factor.enabling(state) + [(Self.pendingField, .delete)]
+        write.operations = factor.enabling(state)
         // The enrolment confirmed is the one read: two confirmations, or one racing a new start,
         // can't both enable.
         var access = Access.master.requiring(.internal(.secondFactorPending), equals: pendingText)
@@ -95,7 +104,7 @@ package struct SecondFactorSetup: Sendable {
     package func disable(userId: String, body: [String: JSON]) async throws {
         let user = try await self.user(userId)
         guard let state = SecondFactorState(of: user) else { throw Self.none }
-        try await factor.prove(body["token"], user: user, state: state) { _ in SecondFactor.removalOperations }
+        try await factor.prove(body["token"], user: user, state: state, signingIn: false) { _ in SecondFactor.removalOperations }
         await accounts.audit.record(.secondFactorRemoved, userId: userId, detail: "by the user, with a code", origin: origin)
         SecurityNotices(accounts: accounts, origin: origin).notify(.secondFactorRemoved, userId: userId)
     }
@@ -105,10 +114,10 @@ package struct SecondFactorSetup: Sendable {
         let crypto = try factor.crypto
         let user = try await self.user(userId)
         guard let state = SecondFactorState(of: user) else { throw Self.none }
-        let codes = (0..<SecondFactor.recoveryCount).map { _ in crypto.codes.newRecoveryCode() }
-        try await factor.prove(body["token"], user: user, state: state) { spent in
+        let (codes, digests) = factor.recoveryCodes(crypto)
+        try await factor.prove(body["token"], user: user, state: state, signingIn: false) { spent in
             var renewed = spent
-            renewed.recovery = codes.map { accounts.tokens.digest(SecondFactor.normalized($0)) }
+            renewed.recovery = digests
             return [(SecondFactor.stateField, .set(.string(renewed.text)))]
         }
         await accounts.audit.record(.secondFactorRecoveryRenewed, userId: userId, origin: origin)

@@ -63,14 +63,18 @@ package struct SecurityNotices: Sendable {
                     .providerUnlinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
                     mail: mail,
                     extra: ["provider": provider])
-            case .secondFactorEnabled, .secondFactorRemoved, .recoveryCodeUsed:
-                let device = await accounts.devices.fields(installationId: nil, at: now, origin: origin)
-                switch notice {
-                case .secondFactorEnabled: await send(.secondFactorEnabled, about: user, device: device, at: now, mail: mail)
-                case .recoveryCodeUsed(let left):
-                    await send(.recoveryCodeUsed, about: user, device: device, at: now, mail: mail, extra: ["left": String(left)])
-                default: await send(.secondFactorRemoved, about: user, device: device, at: now, mail: mail)
-                }
+            case .secondFactorEnabled:
+                await send(
+                    .secondFactorEnabled, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
+                    mail: mail)
+            case .secondFactorRemoved:
+                await send(
+                    .secondFactorRemoved, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
+                    mail: mail)
+            case .recoveryCodeUsed(let left):
+                await send(
+                    .recoveryCodeUsed, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
+                    mail: mail, extra: ["left": String(left)])
             }
         }
     }

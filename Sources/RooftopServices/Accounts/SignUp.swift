@@ -53,7 +53,7 @@ package struct SignUp: Sendable {
         }
         if !identities.isEmpty {
             if let existing = try await accounts.directory.user(linkedTo: identities) {
-                return try await logIn(existing, provider: identities[0].provider, installationId: installationId, secondFactor: secondFactor)
+                return try await logIn(existing, identities: identities.map(\.provider), installationId: installationId, secondFactor: secondFactor)
             }
             if fields["username"] == nil { fields["username"] = .string(Self.randomUsername()) }
         }
@@ -138,7 +138,7 @@ package struct SignUp: Sendable {
         } catch let error as ParseError where error.code == ParseError.Code.accountAlreadyLinked && !identities.isEmpty {
             // Two first logins with one identity raced: the other one created the user.
             guard let existing = try await accounts.directory.user(linkedTo: identities) else { throw error }
-            return try await logIn(existing, provider: identities[0].provider, installationId: installationId, secondFactor: secondFactor)
+            return try await logIn(existing, identities: identities.map(\.provider), installationId: installationId, secondFactor: secondFactor)
         }
         guard case .inserted(let user)? = outcomes.first else { throw ParseError.internalError }
         await accounts.afterUserSave(user.objectId, original: nil, principal: principal, origin: origin)
@@ -151,9 +151,12 @@ package struct SignUp: Sendable {
     /// An enrolled second factor needs its code here too (as Parse asks for `authData.mfa` beside
     /// the provider's), unless `secondFactorOnProviderSignIn` is `provider`: then the provider's
     /// sign-in is enough (never the anonymous one's).
-    func logIn(_ user: StoredObject, provider: String, installationId: String?, secondFactor: JSON? = nil) async throws -> SignUpResult {
+    /// `identities` are the providers sent (the first names the session); any anonymous one
+    /// (which matched or not) means the code is needed.
+    func logIn(_ user: StoredObject, identities: [String], installationId: String?, secondFactor: JSON? = nil) async throws -> SignUpResult {
+        let provider = identities.first ?? "password"
         var proof: SecondFactor.Proof?
-        if accounts.config.providerSignInNeedsSecondFactor || provider == "anonymous" {
+        if accounts.config.providerSignInNeedsSecondFactor || identities.contains("anonymous") {
             proof = try await SecondFactor(accounts: accounts, origin: origin).check(user, authData: secondFactor.map { ["mfa": $0] })
         }
         try await accounts.loginTrigger(.beforeLogin, user, origin: origin)

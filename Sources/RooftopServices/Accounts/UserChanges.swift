@@ -44,13 +44,16 @@ package struct UserChanges: Sendable {
         // Parse's `mfa` entry is a second factor, not a sign-in method.
         var factorOperations: [(FieldPath, FieldOperation)] = []
         var enrolment: SecondFactor.Enrolment?
+        // Whether a factor was there to remove (a removal of nothing is not news).
+        var removesFactor = false
         if case .object(var entries)? = authData, let mfa = entries.removeValue(forKey: "mfa") {
             let factor = SecondFactor(accounts: accounts, origin: origin)
             if mfa == .null {
                 factorOperations = try factor.removal(principal: principal)
+                removesFactor = try await accounts.directory.user(userId)?.fields[InternalField.secondFactor.rawValue] != nil
             } else {
                 guard let user = try await accounts.directory.user(userId) else { throw ParseError.objectNotFound }
-                enrolment = try factor.enrol(mfa, user: user, principal: principal)
+                enrolment = try await factor.enrol(mfa, user: user, principal: principal)
                 factorOperations = enrolment?.operations ?? []
             }
             authData = entries.isEmpty ? nil : .object(entries)
@@ -118,9 +121,9 @@ package struct UserChanges: Sendable {
             await accounts.audit.record(.emailChanged, userId: userId, origin: origin)
             SecurityNotices(accounts: accounts, origin: origin).notify(.emailChanged(old: current?.fields["email"]?.stringValue), userId: userId)
         }
-        if case .object(let entries)? = body["authData"], let mfa = entries["mfa"] {
-            await accounts.audit.record(mfa == .null ? .secondFactorRemoved : .secondFactorEnabled, userId: userId, origin: origin)
-            SecurityNotices(accounts: accounts, origin: origin).notify(mfa == .null ? .secondFactorRemoved : .secondFactorEnabled, userId: userId)
+        if enrolment != nil || removesFactor {
+            await accounts.audit.record(removesFactor ? .secondFactorRemoved : .secondFactorEnabled, userId: userId, origin: origin)
+            SecurityNotices(accounts: accounts, origin: origin).notify(removesFactor ? .secondFactorRemoved : .secondFactorEnabled, userId: userId)
         }
         if case .object(let entries)? = body["authData"] {
             for (provider, data) in entries.sorted(by: { $0.key < $1.key }) where provider != "mfa" {
