@@ -134,4 +134,30 @@ import Testing
             }
         }
     }
+
+    /// A password reset through the emailed link keeps the second factor (OWASP ASVS 6.4.3): the
+    /// new password alone doesn't sign in.
+    @Test func aPasswordResetKeepsTheSecondFactor() async throws {
+        let server = try SMTPTestServer()
+        let (mail, accounts) = mailSetup(server, verify: false)
+        let clock = TestClock()
+        try await withServer(accounts: accounts, mail: mail, clock: clock) { (client: any TestClientProtocol) async throws in
+            let signUp = try await call(
+                client, .post, "/parse/users", body: #"{"username":"ana","password":"pass phrase 1","email":"ana@example.com"}"#)
+            let id = try #require(signUp.json["objectId"]?.stringValue)
+            _ = try await enrol(client, id: id, token: try #require(signUp.json["sessionToken"]?.stringValue), clock)
+            _ = try await call(client, .post, "/parse/requestPasswordReset", body: #"{"email":"ana@example.com"}"#)
+            let token = String(try await link(server, message: 1).full.split(separator: "=").last ?? "")
+            let done = try await page(
+                client, .post, "/parse/apps/\(testAppId)/request_password_reset", form: "token=\(token)&new_password=fresh+phrase+2")
+            #expect(done.status == 200)
+            let bare = try await call(client, .post, "/parse/login", body: #"{"username":"ana","password":"fresh phrase 2"}"#)
+            #expect(bare.json == ["code": -1, "error": "Missing additional authData mfa"], "\(bare.json)")
+            clock.advance(by: .seconds(30))
+            let login = try await call(
+                client, .post, "/parse/login", body: #"{"username":"ana","password":"fresh phrase 2","authData":{"mfa":{"token":"\#(code(clock))"}}}"#
+            )
+            #expect(login.status == 200, "\(login.json)")
+        }
+    }
 }
