@@ -73,6 +73,10 @@ import Testing
             clock.advance(by: .seconds(90))
             // Two steps old: refused.
             #expect(try await logIn(client, mfa: code(clock, -2)).json["code"] == 141)
+            // The previous step's code (drift the other way): accepted once.
+            let previous = code(clock, -1)
+            #expect(try await logIn(client, mfa: previous).status == 200)
+            #expect(try await logIn(client, mfa: previous).json["code"] == 141)
             // A recovery code, as typed (case and dashes don't matter), works once.
             let recovery = ana.recovery[3].uppercased().replacingOccurrences(of: "-", with: " ")
             #expect(try await logIn(client, mfa: recovery).status == 200)
