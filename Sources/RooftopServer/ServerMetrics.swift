@@ -25,7 +25,7 @@ package final class ServerMetrics: Sendable {
                 ($0, registry.makeGauge(descriptor: mailDescriptor, labels: [("state", $0)]))
             })
         let poolDescriptor = MetricNameDescriptor(
-            namespace: "rooftop", metricName: "db_connections", unitName: nil,
+            namespace: "rooftop", metricName: "db", unitName: "connections",
             helpText: "Database connections: the pool's capacity, calls holding one and calls waiting for one.")
         poolGauges = Dictionary(
             uniqueKeysWithValues: ["capacity", "in_use", "waiting"].map {
