@@ -85,8 +85,9 @@ package struct LogIn: Sendable {
         // Everything else that refuses the login is decided first: a code (or a recovery code,
         // which mails the user) is spent only by a login it completes.
         var refusal: LoginFailure?
-        if !passwordMatches || found.map({ user in user.acl.map { $0.readers.isEmpty && $0.writers.isEmpty } ?? false }) != false {
-            // A user whose ACL is {} is master-only and can't log in (Parse).
+        // A user whose ACL is {} is master-only and can't log in (Parse).
+        let masterOnly = found?.acl.map { $0.readers.isEmpty && $0.writers.isEmpty } ?? false
+        if !passwordMatches || found == nil || masterOnly {
             refusal = LoginFailure(
                 error: ParseError(.objectNotFound, "Invalid username/password."), userId: found?.objectId,
                 reason: found == nil ? "unknown user" : "wrong password")

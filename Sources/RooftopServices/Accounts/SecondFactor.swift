@@ -176,9 +176,14 @@ package struct SecondFactor: Sendable {
     /// Writes `write` to the user, requiring the factor's state to still be `state`'s text; a
     /// change since is a refused code.
     func writeRequiring(_ state: SecondFactorState, _ write: ObjectWrite, of userId: String) async throws {
-        let unchanged = Access.master.requiring(.internal(.secondFactor), equals: state.text)
+        try await writeRequiring(Access.master.requiring(.internal(.secondFactor), equals: state.text), write, of: userId)
+    }
+
+    /// Writes `write` to the user under `access` (what the write requires to still be there);
+    /// finding something else is a refused code.
+    func writeRequiring(_ access: Access, _ write: ObjectWrite, of userId: String) async throws {
         do {
-            try await accounts.server.write([AsServer.update(.user, userId, at: accounts.objects.clock.now(), write, access: unchanged)])
+            try await accounts.server.write([AsServer.update(.user, userId, at: accounts.objects.clock.now(), write, access: access)])
         } catch let error as ParseError where error.code == .objectNotFound {
             throw Self.invalid
         }

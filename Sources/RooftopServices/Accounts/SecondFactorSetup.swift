@@ -90,11 +90,7 @@ package struct SecondFactorSetup: Sendable {
         // can't both enable.
         var access = Access.master.requiring(.internal(.secondFactorPending), equals: pendingText)
         if let current = SecondFactorState(of: user) { access = access.requiring(.internal(.secondFactor), equals: current.text) }
-        do {
-            try await accounts.server.write([AsServer.update(.user, userId, at: accounts.objects.clock.now(), write, access: access)])
-        } catch let error as ParseError where error.code == .objectNotFound {
-            throw SecondFactor.invalid
-        }
+        try await factor.writeRequiring(access, write, of: userId)
         await accounts.audit.record(.secondFactorEnabled, userId: userId, detail: "enroll", origin: origin)
         SecurityNotices(accounts: accounts, origin: origin).notify(.secondFactorEnabled, userId: userId)
         return ["recovery": .array(codes.map(JSON.string))]
