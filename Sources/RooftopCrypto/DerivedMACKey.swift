@@ -29,6 +29,8 @@ package struct DerivedMACKey: KeyedMAC {
         case consoleSignInForm = "rooftop console sign-in form v1"
         /// The AES-GCM key of `SecretBox` (second-factor secrets).
         case secondFactorSecrets = "rooftop second factor secrets v1"
+        /// The stand-in credential ids a passkey sign-in offers for a username without passkeys.
+        case passkeyDecoys = "rooftop passkey decoys v1"
     }
 
     /// HMAC-SHA-256 of `message`.

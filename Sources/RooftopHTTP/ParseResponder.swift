@@ -127,6 +127,8 @@ package struct ParseResponder: HTTPResponder {
 
     /// The path's segments below the mount path; nil when the path is not under it.
     private func mounted(_ path: String) -> [String]? {
+        // The host's `.well-known` files are routes of their own, at the root whatever the mount.
+        if path.hasPrefix("/.well-known/") { return path.split(separator: "/").map(String.init) }
         guard path == config.mountPath || path.hasPrefix(config.mountPath + "/") else { return nil }
         return path.dropFirst(config.mountPath.count).split(separator: "/").map(String.init)
     }

@@ -61,6 +61,12 @@ extension ParseRoutes {
         Route(.post, "/users/me/mfa/confirm", .session, limitAs: "/login") { try await $0.confirmSecondFactor($1) },
         Route(.post, "/users/me/mfa/disable", .session, limitAs: "/login") { try await $0.disableSecondFactor($1) },
         Route(.post, "/users/me/mfa/recovery", .session, limitAs: "/login") { try await $0.renewRecoveryCodes($1) },
+        // Passkeys (ParseRoutes+Passkeys.swift): the signed-in user's own, then signing in with one.
+        Route(.post, "/users/me/passkeys/registration/options", .session, limitAs: "/login") { try await $0.passkeyRegistrationOptions($1) },
+        Route(.get, "/users/me/passkeys", .session) { try await $0.listPasskeys($1) },
+        Route(.post, "/users/me/passkeys", .session, limitAs: "/login") { try await $0.registerPasskey($1) },
+        Route(.put, "/users/me/passkeys/:id", .session) { try await $0.renamePasskey($1) },
+        Route(.delete, "/users/me/passkeys/:id", .session) { try await $0.deletePasskey($1) },
         Route(.get, "/users/:objectId", .client, className: "_User") { try await $0.get($1) },
         Route(.put, "/users/:objectId", .client) { try await $0.updateUser($1) },
         Route(.delete, "/users/:objectId", .client) { try await $0.deleteUser($1) },
@@ -68,6 +74,8 @@ extension ParseRoutes {
         // Old SDKs send credentials in the query string (never logged).
         Route(.get, "/login", .client, account: .usernameOrEmail) { try await $0.logIn($1) }.ignoringStaleSession(),
         Route(.post, "/logout", .session) { try await $0.logOut($1) },
+        Route(.post, "/passkeys/authentication/options", .client, limitAs: "/login") { try await $0.passkeySignInOptions($1) },
+        Route(.post, "/passkeys/authentication", .client, limitAs: "/login") { try await $0.signInWithPasskey($1) }.ignoringStaleSession(),
         Route(.post, "/loginAs", .client) { try await $0.logInAs($1) },
         Route(.post, "/verifyPassword", .client, account: .usernameOrEmail) { try await $0.verifyPassword($1) },
         Route(.get, "/verifyPassword", .client, account: .usernameOrEmail) { try await $0.verifyPassword($1) },
@@ -135,6 +143,11 @@ extension ParseRoutes {
         Route(raw: .post, "/files/:filename", .client, body: .stream) { try await $0.uploadFile($1, $2) },
         Route(raw: .get, "/files/:appId/:filename", .open) { try await $0.serveFile($1, $2) }.answeringHEAD(),
         Route(raw: .delete, "/files/:filename", .master) { try await $0.deleteFile($1, $2) },
+
+        // Served at the host's root, not under the mount path (ParseResponder.mounted): what an iOS
+        // or Android app on the site's domain checks before it uses the site's passkeys.
+        Route(.get, "/.well-known/apple-app-site-association", .open) { try await $0.appleAppSiteAssociation($1) },
+        Route(.get, "/.well-known/assetlinks.json", .open) { try await $0.assetLinks($1) },
 
         // Pages opened from emailed links (HTML; no application id header, form bodies).
         Route(page: .get, "/apps/rooftop.css") { pages, _ in pages.stylesheet() },

@@ -33,6 +33,10 @@ package struct MailTemplates: Sendable {
         case secondFactorRemoved = "second_factor_removed"
         /// Security notice: a recovery code was used in place of a second-factor code.
         case recoveryCodeUsed = "recovery_code_used"
+        /// Security notice: a passkey was added.
+        case passkeyAdded = "passkey_added"
+        /// Security notice: a passkey was removed.
+        case passkeyRemoved = "passkey_removed"
     }
 
     /// One template.

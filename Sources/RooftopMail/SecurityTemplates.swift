@@ -59,6 +59,15 @@ enum SecurityTemplates {
                 en: "A recovery code was used to sign in to your {{appName}} account", title: "Recovery code used",
                 what: "a recovery code was used in place of an authenticator code for your {{appName}} account. {{left}} recovery codes are left."
             ),
+            .passkeyAdded: notice(
+                en: "A passkey was added to your {{appName}} account", title: "Passkey added",
+                what: "a passkey named \u{201C}{{passkey}}\u{201D} was added to your {{appName}} account: it signs in without a password.",
+                act:
+                    "If this was not you, someone signed in to your account and added their own device: reset your password now, and remove the passkey from your account (or ask support to)."
+            ),
+            .passkeyRemoved: notice(
+                en: "A passkey was removed from your {{appName}} account", title: "Passkey removed",
+                what: "the passkey named \u{201C}{{passkey}}\u{201D} was removed from your {{appName}} account: it no longer signs in."),
         ],
         "ja": [
             .passwordChanged: notice(
@@ -105,6 +114,13 @@ enum SecurityTemplates {
             .recoveryCodeUsed: notice(
                 ja: "{{appName}} アカウントでリカバリーコードが使われました", title: "リカバリーコードが使われました",
                 what: "{{appName}} アカウントで、認証アプリのコードの代わりにリカバリーコードが使われました。残りのリカバリーコードは {{left}} 個です。"),
+            .passkeyAdded: notice(
+                ja: "{{appName}} アカウントにパスキーが追加されました", title: "パスキーが追加されました",
+                what: "{{appName}} アカウントにパスキー「{{passkey}}」が追加されました。このパスキーではパスワードなしでサインインできます。",
+                act: "お心当たりのない場合は、第三者がアカウントにサインインして自分の端末を追加した可能性があります。すぐにパスワードを再設定し、アカウントからこのパスキーを削除してください（またはサポートにご依頼ください）。"),
+            .passkeyRemoved: notice(
+                ja: "{{appName}} アカウントからパスキーが削除されました", title: "パスキーが削除されました",
+                what: "{{appName}} アカウントからパスキー「{{passkey}}」が削除されました。このパスキーではもうサインインできません。"),
         ],
     ]
 

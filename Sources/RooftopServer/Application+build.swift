@@ -32,7 +32,8 @@ package func buildApplication(
         providers: IdentityProviders.make(dependencies.auth, clock: clock, http: dependencies.providerHTTP), mail: dependencies.mail,
         logger: dependencies.logger, background: dependencies.background,
         secondFactor: SecondFactorCrypto(
-            codes: TOTPCodes(), box: SecretBox(secrets: dependencies.accounts.secondFactorKeys + [dependencies.http.masterKey])))
+            codes: TOTPCodes(), box: SecretBox(secrets: dependencies.accounts.secondFactorKeys + [dependencies.http.masterKey])),
+        passkeys: PasskeyCrypto(verifier: WebAuthnVerifier(), decoys: DerivedMACKey(secret: dependencies.http.masterKey, purpose: .passkeyDecoys)))
     let files = Files(
         store: dependencies.fileStore, config: dependencies.files, clock: clock, tokens: dependencies.tokens,
         isAnonymousUser: { userId in try await accounts.isAnonymousOnly(userId) },

@@ -5,7 +5,7 @@ import RooftopServices
 extension ServerConfiguration {
     /// Every configuration key, in the reference's order. Applying, the environment's names,
     /// `config print` and docs/configuration.md all come from here.
-    package static let definitions: [ConfigKey] = serverKeys + accessKeys + fileKeys + accountKeys + mailKeys
+    package static let definitions: [ConfigKey] = serverKeys + accessKeys + fileKeys + accountKeys + [passkeyKey] + mailKeys
 
     /// Where the server listens and keeps its data.
     static let serverKeys: [ConfigKey] = [

@@ -26,8 +26,10 @@ extension Dependencies {
         } catch {
             throw ConfigError("\(error)")
         }
+        var accounts = configuration.accounts
+        accounts.passkeys = configuration.effectivePasskeys
         var dependencies = Dependencies(
-            store: store, services: configuration.services, http: http, accounts: configuration.accounts,
+            store: store, services: configuration.services, http: http, accounts: accounts,
             passwords: BcryptPasswordHasher(cost: 10), tokens: SessionTokens(), mail: mail, logger: logger)
         let loops = EventLoops.count(configuration)
         dependencies.eventLoopGroup = EventLoops.group(count: loops)

@@ -14,6 +14,7 @@ extension ServerConfiguration {
         .bool(
             "securityNotifications.secondFactor", \.accounts.securityNotifications.secondFactor,
             "a second factor was enabled or removed, or a recovery code was used"),
+        .bool("securityNotifications.passkeys", \.accounts.securityNotifications.passkeys, "a passkey was added or removed"),
         .int(
             "securityNotifications.maxPerUserPerHour", \.accounts.securityNotifications.maxPerUserPerHour,
             "notices one user is sent per hour by one node at most (1–100); the rest are dropped and logged", in: 1...100),

@@ -14,6 +14,8 @@ package struct AuditLog: Sendable {
         case accountUnlocked = "account.unlocked", userDeleted = "user.deleted"
         case secondFactorEnabled = "second.factor.enabled", secondFactorRemoved = "second.factor.removed"
         case secondFactorRecoveryUsed = "second.factor.recovery.used", secondFactorRecoveryRenewed = "second.factor.recovery.renewed"
+        case passkeyAdded = "passkey.added", passkeyRemoved = "passkey.removed", passkeyRenamed = "passkey.renamed"
+        case passkeyCounterWentBack = "passkey.counter.regressed"
         case verificationSent = "verification.sent", passwordResetSent = "password.reset.sent"
         case adminLogin = "admin.login", adminLoginFailed = "admin.login.failed", adminLogout = "admin.logout"
         case adminLockout = "admin.lockout"

@@ -145,7 +145,8 @@ extension LiveServerTest {
         do {
             let accounts = Accounts(
                 objects: objects, hasher: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), config: config,
-                secondFactor: SecondFactorCrypto(codes: TOTPCodes(), box: SecretBox(secrets: ["test master key"])))
+                secondFactor: SecondFactorCrypto(codes: TOTPCodes(), box: SecretBox(secrets: ["test master key"])),
+                passkeys: PasskeyCrypto(verifier: WebAuthnVerifier(), decoys: DerivedMACKey(secret: "test master key", purpose: .passkeyDecoys)))
             try await body(accounts, now)
         } catch {
             await opened.close()

@@ -113,6 +113,9 @@ public enum InternalField: String, Sendable, CaseIterable {
     /// A second factor being set up through Rooftop's own routes, as JSON text: the sealed secret
     /// made by the server, and until when the first code may confirm it.
     case secondFactorPending = "_second_factor_pending"
+    /// A `_User`'s passkeys, as JSON text: each credential's id, COSE public key, name, counter
+    /// and flags (`StoredPasskeys`).
+    case passkeys = "_passkeys"
 }
 
 /// A validated dot path into a document (`stats.wins`): a field name and nested keys.

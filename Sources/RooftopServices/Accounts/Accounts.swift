@@ -60,6 +60,8 @@ package struct AccountsConfiguration: Sendable {
     package var secondFactorKeys: [String] = []
     /// Which security notices are mailed (when mail is configured).
     package var securityNotifications = SecurityNotificationSettings()
+    /// The passkeys' relying party (`passkeys`); off until it has an RP ID.
+    package var passkeys = PasskeySettings()
 
     /// After `threshold` failed logins the account refuses logins for `duration` seconds.
     package struct Lockout: Sendable {
@@ -114,6 +116,8 @@ package struct Accounts: Sendable {
     let noticeBudget = NoticeBudget()
     /// The second factor's codes and secret box; nil refuses enrolment.
     let secondFactor: SecondFactorCrypto?
+    /// The passkeys' verifier and decoy key; nil turns the passkey routes off (252).
+    let passkeyCrypto: PasskeyCrypto?
 
     /// Whether account mail (and so the pages its links open) is configured.
     package var sendsMail: Bool { mail != nil }
@@ -133,10 +137,11 @@ package struct Accounts: Sendable {
     package init(
         objects: Objects, hasher: any PasswordHasher, tokens: any SessionTokenSource, config: AccountsConfiguration,
         providers: [any AuthProvider] = [], mail: AccountMail? = nil, logger: Logger = Logger(label: "rooftop.accounts"),
-        background: BackgroundWork? = nil, secondFactor: SecondFactorCrypto? = nil
+        background: BackgroundWork? = nil, secondFactor: SecondFactorCrypto? = nil, passkeys: PasskeyCrypto? = nil
     ) {
         self.mail = mail
         self.secondFactor = secondFactor
+        self.passkeyCrypto = passkeys
         let background = background ?? BackgroundWork(limit: 64, logger: logger)
         self.background = background
         let audit = AuditLog(store: objects.store, clock: objects.clock, logger: logger, enabled: config.auditLog)

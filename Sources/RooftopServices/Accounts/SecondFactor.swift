@@ -36,12 +36,15 @@ package struct SecondFactor: Sendable {
         case code
         /// A recovery code; `left` remain.
         case recovery(left: Int)
+        /// One of the account's passkeys, in place of a code (`authData.mfa.passkey`).
+        case passkey
 
         /// The name a session records for it (`createdWith.secondFactor`).
         var factor: String {
             switch self {
             case .code: "totp"
             case .recovery: "recovery"
+            case .passkey: "passkey"
             }
         }
     }
@@ -133,7 +136,23 @@ package struct SecondFactor: Sendable {
     func check(_ user: StoredObject, authData: JSON?) async throws -> Proof? {
         guard let state = SecondFactorState(of: user) else { return nil }
         guard let mfa = authData?["mfa"], mfa != .null else { throw Self.missing }
+        if let passkey = mfa["passkey"], passkey != .null { return try await provePasskey(passkey, user: user) }
         return try await prove(mfa["token"], user: user, state: state)
+    }
+
+    /// Checks a passkey's sign-in response (`authData.mfa.passkey`, its challenge from
+    /// `/passkeys/authentication/options`) in place of a code: one of `user`'s passkeys must have
+    /// signed it. A refused one is answered as a wrong code, and audited with its reason.
+    func provePasskey(_ response: JSON, user: StoredObject) async throws -> Proof {
+        do {
+            _ = try await PasskeySignIn(accounts: accounts, origin: origin).prove(try PasskeyWire.assertion(response), expectedUser: user.objectId)
+            return .passkey
+        } catch let failure as PasskeySignIn.Failure {
+            await accounts.audit.record(.loginFailed, userId: user.objectId, reason: "second factor passkey: \(failure.reason)", origin: origin)
+            throw Self.invalid
+        } catch let error as ParseError where error.code == .invalidJSON {
+            throw Self.invalid
+        }
     }
 
     /// Checks `code` against `state` (as read from `user`) and writes back, requiring the exact

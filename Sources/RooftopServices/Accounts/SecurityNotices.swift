@@ -75,6 +75,14 @@ package struct SecurityNotices: Sendable {
                 await send(
                     .recoveryCodeUsed, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
                     mail: mail, extra: ["left": String(left)])
+            case .passkeyAdded(let name):
+                await send(
+                    .passkeyAdded, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
+                    mail: mail, extra: ["passkey": name])
+            case .passkeyRemoved(let name):
+                await send(
+                    .passkeyRemoved, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
+                    mail: mail, extra: ["passkey": name])
             }
         }
     }
@@ -88,6 +96,7 @@ package struct SecurityNotices: Sendable {
         case .providerLinked(let name): return settings.providerLinked && name != "anonymous"
         case .providerUnlinked(let name): return settings.providerUnlinked && name != "anonymous"
         case .secondFactorEnabled, .secondFactorRemoved, .recoveryCodeUsed: return settings.secondFactor
+        case .passkeyAdded, .passkeyRemoved: return settings.passkeys
         }
     }
 

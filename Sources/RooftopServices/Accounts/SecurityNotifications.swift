@@ -19,6 +19,8 @@ package struct SecurityNotificationSettings: Sendable, Equatable {
     package var providerUnlinked = true
     /// A second factor was enabled or removed, or a recovery code was used.
     package var secondFactor = true
+    /// A passkey was added to or removed from the account.
+    package var passkeys = true
     /// Notices one user is sent per hour by one node at most; the rest are dropped and logged.
     package var maxPerUserPerHour = 10
 
@@ -34,6 +36,7 @@ package struct SecurityNotificationSettings: Sendable, Equatable {
         settings.providerLinked = false
         settings.providerUnlinked = false
         settings.secondFactor = false
+        settings.passkeys = false
         return settings
     }
 }
@@ -51,6 +54,10 @@ enum SecurityNotice: Sendable {
     case secondFactorRemoved
     /// A recovery code stood in for a code; `left` remain.
     case recoveryCodeUsed(left: Int)
+    /// A passkey named so was added.
+    case passkeyAdded(name: String)
+    /// A passkey named so was removed.
+    case passkeyRemoved(name: String)
 }
 
 /// How many notices each user was sent in the current hour, on this node: a flood of sign-ins

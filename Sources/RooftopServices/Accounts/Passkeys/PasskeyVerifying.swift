@@ -171,3 +171,19 @@ package struct PasskeyRefusal: Error, Sendable, Equatable {
         self.detail = detail
     }
 }
+
+/// What the passkey use cases need from the crypto target: the verifier, and the key that makes a
+/// username without passkeys look like one with (its sign-in options carry a stand-in credential
+/// id derived from the username, the same on every request and every node).
+package struct PasskeyCrypto: Sendable {
+    /// WebAuthn's checks.
+    package let verifier: any PasskeyVerifying
+    /// The key the stand-in credential ids are derived with.
+    package let decoys: any KeyedMAC
+
+    /// The parts, made by the crypto target.
+    package init(verifier: any PasskeyVerifying, decoys: any KeyedMAC) {
+        self.verifier = verifier
+        self.decoys = decoys
+    }
+}
