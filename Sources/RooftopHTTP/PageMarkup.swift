@@ -15,6 +15,7 @@ enum PageMarkup {
         "content": oneLine(text(PackageResources.content_mustache)),
         "emailField": oneLine(text(PackageResources.emailField_mustache)),
         "passwordField": oneLine(text(PackageResources.passwordField_mustache)),
+        "passkeys": oneLine(text(PackageResources.passkeys_mustache)),
     ]
 
     /// Served at `/apps/rooftop.css`, so the policy needs no inline style or script.
@@ -23,6 +24,9 @@ enum PageMarkup {
     /// Served at `/apps/rooftop.js`: reveals the show-password toggle and flips the field's
     /// type. Without script the page works the same, without the toggle.
     static let script = text(PackageResources.rooftop_js)
+
+    /// Served at `/apps/rooftop-passkeys.js`: everything the passkey page does.
+    static let passkeyScript = text(PackageResources.rooftop_passkeys_js)
 
     /// A resource's text without the file's last line break (the pages never ended with one).
     static func text(_ bytes: [UInt8]) -> String {
