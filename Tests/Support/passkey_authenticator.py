@@ -31,6 +31,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import struct
 import sys
 from urllib.parse import urlparse
@@ -56,7 +57,10 @@ def b64url_encode(data: bytes) -> str:
 
 
 def b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    """Strict: anything outside the base64url alphabet is a ValueError (padding is tolerated)."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]*={0,2}", text):
+        raise ValueError(f"not base64url: {text!r}")
+    return base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
 
 
 # ---- canonical CTAP2 CBOR: the few types WebAuthn needs, definite lengths, shortest forms
