@@ -237,6 +237,8 @@ class Flow:
         problems = []
         if body != INVALID_PASSKEY:
             problems.append(f"not {INVALID_PASSKEY}")
+        if not 400 <= status < 500:
+            problems.append(f"HTTP status {status} is not a client error")
         if after != before:
             problems.append(f"sessions went from {before} to {after}")
         return self.report.add(step, not problems, status, body, problems=problems)
