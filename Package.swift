@@ -112,7 +112,9 @@ let package = Package(
             name: "RooftopCrypto",
             dependencies: [
                 "RooftopCore", "RooftopServices", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: server),
-                .product(name: "Crypto", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOPosix"),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+                // RSA public keys for passkeys' RS256 (the product jwt-kit already brings in).
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: server), nio("NIOCore"), nio("NIOPosix"),
             ],
             swiftSettings: upcoming
         ),
@@ -211,6 +213,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                // The software passkey's keys and signatures (SoftwarePasskey).
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: server),
             ],
             swiftSettings: upcoming
         ),
@@ -259,7 +264,8 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "RooftopCoreTests", dependencies: ["RooftopCore"], swiftSettings: upcoming),
-        .testTarget(name: "RooftopCryptoTests", dependencies: ["RooftopCore", "RooftopServices", "RooftopCrypto"], swiftSettings: upcoming),
+        .testTarget(
+            name: "RooftopCryptoTests", dependencies: ["RooftopCore", "RooftopServices", "RooftopCrypto", "RooftopTesting"], swiftSettings: upcoming),
         .testTarget(name: "RooftopMailTests", dependencies: ["RooftopCore", "RooftopMail", "RooftopTesting", log], swiftSettings: upcoming),
         .testTarget(
             name: "RooftopStorageTests",

@@ -20,6 +20,10 @@ package struct CBORDecoder: Sendable {
         package var maxInputSize: Int
         /// Maximum length in bytes of a byte or text string.
         package var maxStringLength: Int
+        /// Whether map keys must come in canonical (bytewise encoded) order. Duplicate keys are
+        /// refused either way: with them refused, a map decodes to one value whatever its order,
+        /// so order is a matter of interoperability, not of meaning (see `Limits.webAuthn`).
+        package var requiresSortedMapKeys: Bool
 
         /// Defaults comfortably above any real attestation object.
         package init(
@@ -27,13 +31,15 @@ package struct CBORDecoder: Sendable {
             maxContainerCount: Int = 1024,
             maxTotalItems: Int = 16_384,
             maxInputSize: Int = 65_536,
-            maxStringLength: Int = 65_536
+            maxStringLength: Int = 65_536,
+            requiresSortedMapKeys: Bool = true
         ) {
             self.maxDepth = maxDepth
             self.maxContainerCount = maxContainerCount
             self.maxTotalItems = maxTotalItems
             self.maxInputSize = maxInputSize
             self.maxStringLength = maxStringLength
+            self.requiresSortedMapKeys = requiresSortedMapKeys
         }
 
         /// The limits used when a caller does not pass any.
@@ -169,6 +175,9 @@ private struct Parser {
             var entries: [CBORMapEntry] = []
             entries.reserveCapacity(count)
             var previousKey: ArraySlice<UInt8>?
+            // Only an order-tolerant decode needs every key seen so far to find a duplicate; in
+            // canonical order a duplicate is always the key right before it.
+            var seenKeys: Set<ArraySlice<UInt8>> = []
             for _ in 0..<count {
                 let keyStart = index
                 let key = try parseItem(depth: depth + 1)
@@ -177,7 +186,9 @@ private struct Parser {
                 default: throw .unsupportedMapKey
                 }
                 let encodedKey = bytes[keyStart..<index]
-                if let previousKey {
+                if !limits.requiresSortedMapKeys {
+                    guard seenKeys.insert(encodedKey).inserted else { throw .duplicateMapKey }
+                } else if let previousKey {
                     // For shortest-form definite-length keys, bytewise order of the
                     // encodings equals CTAP2's "major type, then length, then bytes"
                     // rule and RFC 8949 §4.2.1, so one comparison covers both.

@@ -21,8 +21,8 @@ package enum CBORValue: Sendable, Equatable {
     case textString(String)
     /// Major type 4: a definite-length array.
     case arrayItems([CBORValue])
-    /// Major type 5: a map, kept in wire order (which the decoder guarantees
-    /// is canonical) so callers can see exactly what was signed.
+    /// Major type 5: a map, kept in wire order (canonical unless the decoder's
+    /// limits tolerate another order) so callers can see exactly what was signed.
     case mapEntries([CBORMapEntry])
     /// Simple values 20/21.
     case bool(Bool)
