@@ -26,7 +26,7 @@ import Testing
                 ])
             try #require(status == 0, "the browser script failed (is chromium-driver installed?): \(output)")
             let seen = try JSONParser.parse(output)
-            #expect(seen["title"] == "Passkeys · \(testAppId)" && seen["form_shown"] == true, "\(seen)")
+            #expect(seen["title"]?.stringValue == "Passkeys · \(testAppId)" && seen["form_shown"] == true, "\(seen)")
             #expect(seen["after_password"] == "Signed in as ana")
             #expect(seen["listed"] == ["Chromium"] && seen["credentials"] == 1 && seen["resident"] == true)
             #expect(seen["usernameless"] == "Signed in as ana" && seen["with_username"] == "Signed in as ana")

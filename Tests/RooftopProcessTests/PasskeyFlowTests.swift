@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdTesting
 import RooftopCore
 import RooftopServices
 import RooftopTesting
