@@ -92,7 +92,7 @@ private func ceremony(_ rpId: String, _ origin: String, _ challenge: [UInt8], uv
         )
     }
 
-    /// A platform passkey's sign-in from Chrome on localhost (crossOrigin false, UP and UV).
+    /// A sign-in on localhost, client data in Chromium's form (crossOrigin false), UP and UV set.
     @Test func localhostPlatformAssertion() throws {
         let clientData = try b64(
             "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0IiwiY2hhbGxlbmdlIjoiZXlKaFkzUjFZV3hEYUdGc2JHVnVaMlVpT2lKTE0xRjRUMnB1VmtwTWFVZHNibFpGY0RWMllUVlJTbVZOVmxkT1psODNVRmxuZFhSbllrRjBRVlZCSWl3aVlYSmlhWFJ5WVhKNVJHRjBZU0k2SW5OcFoyNU5aVkJzWldGelpTSjkiLCJvcmlnaW4iOiJodHRwOi8vbG9jYWxob3N0OjgwMDAiLCJjcm9zc09yaWdpbiI6ZmFsc2V9"
