@@ -120,7 +120,11 @@
         }
 
         func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-            finish(Result { try Self.outcome(of: authorization.credential) })
+            do {
+                finish(.success(try Self.outcome(of: authorization.credential)))
+            } catch {
+                finish(.failure(error))
+            }
         }
 
         func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {

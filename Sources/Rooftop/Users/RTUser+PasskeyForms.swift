@@ -1,6 +1,7 @@
 public import Foundation
 
-/// The completion-handler and blocking forms of `RTUser`'s passkey calls.
+/// The completion-handler forms of `RTUser`'s passkey calls. There are no blocking forms: the
+/// system's passkey sheet needs the main thread, the thread an app would most likely block.
 extension RTUser {
     /// `registerPasskey(named:password:authenticator:)` in the background; `block` gets the new passkey.
     public func registerPasskeyInBackground(
@@ -38,18 +39,5 @@ extension RTUser {
         block: (@Sendable (RTUser?, NSError?) -> Void)? = nil
     ) {
         Callback.deliver(block) { try await logIn(username: username, password: password, passkey: authenticator) }
-    }
-
-    /// `passkeys()`, blocking the calling thread.
-    @available(*, noasync, message: "use the async passkeys()")
-    public func passkeys() throws -> [RTPasskey] {
-        try Callback.wait { try await self.passkeys() }
-    }
-
-    /// `logIn(withPasskey:username:)`, blocking the calling thread.
-    @available(*, noasync, message: "use the async logIn(withPasskey:username:)")
-    @discardableResult
-    public static func logIn(withPasskey authenticator: some RTPasskeyAuthenticator, username: String? = nil) throws -> RTUser {
-        try Callback.wait { try await logIn(withPasskey: authenticator, username: username) }
     }
 }
