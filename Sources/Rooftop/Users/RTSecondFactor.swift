@@ -64,7 +64,9 @@ extension RTError {
 
     /// Whether a login failed only for want of the second-factor code: the password was right
     /// (no session was opened). Ask for the code the user's authenticator app shows, or one of
-    /// their recovery codes, and log in again with ``RTUser/logIn(username:password:code:)``.
+    /// their recovery codes, and log in again with ``RTUser/logIn(username:password:code:)``;
+    /// or let the user answer with one of their passkeys through
+    /// ``RTUser/logIn(username:password:passkey:)``.
     ///
     /// ```swift
     /// do {

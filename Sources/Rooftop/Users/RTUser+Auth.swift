@@ -30,7 +30,8 @@ extension RTUser {
 
     /// Logs in with a username and password; the user becomes current. For a user with a second
     /// factor this fails with ``RTError/isSecondFactorRequired``: ask for the code and call
-    /// ``logIn(username:password:code:)``.
+    /// ``logIn(username:password:code:)``, or answer with a passkey through
+    /// ``logIn(username:password:passkey:)``.
     @discardableResult
     public static func logIn(username: String, password: String) async throws -> RTUser {
         try await logIn(username: username, email: nil, password: password)
@@ -44,11 +45,16 @@ extension RTUser {
 
     /// The login, with the second factor's code (`authData.mfa.token`, as Parse) when given.
     static func logIn(username: String?, email: String?, password: String, secondFactorCode: String?) async throws -> RTUser {
+        try await logIn(username: username, email: email, password: password, secondFactor: secondFactorCode.map { ["token": .string($0)] })
+    }
+
+    /// The login, with `secondFactor` as `authData.mfa` when given (a code, or a passkey's assertion).
+    static func logIn(username: String?, email: String?, password: String, secondFactor: JSON?) async throws -> RTUser {
         let client = try RTClient.current()
         var body: [String: JSON] = ["password": .string(password)]
         if let username { body["username"] = .string(username) }
         if let email { body["email"] = .string(email) }
-        if let secondFactorCode { body["authData"] = ["mfa": ["token": .string(secondFactorCode)]] }
+        if let secondFactor { body["authData"] = ["mfa": secondFactor] }
         await client.registerDevice()
         let answer = try await client.send(APIRequest(method: "POST", path: "/login", body: .object(body)), as: nil)
         return try signedIn(client, answer, anonymous: false)
