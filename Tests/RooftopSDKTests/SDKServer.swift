@@ -64,6 +64,13 @@ final class SDKServer: Sendable {
             templates: .builtIn, locale: LanguageChooser(), from: "Todo <no-reply@example.com>", appName: "Todo",
             publicServerURL: "http://127.0.0.1:\(port)/parse", appId: sdkAppId)
         let (running, continuation) = AsyncStream<Int>.makeStream()
+        // What `rooftop serve` derives in development from its own address: passkeys for
+        // `localhost` (browsers refuse an IP address as an RP ID) on this port.
+        var accounts = accounts
+        if accounts.passkeys.relyingPartyId == nil {
+            accounts.passkeys.relyingPartyId = "localhost"
+            accounts.passkeys.origins = ["http://localhost:\(port)"]
+        }
         var dependencies = Dependencies(
             store: opened.store, services: services, http: HTTPConfiguration(appId: sdkAppId, masterKey: sdkMasterKey), accounts: accounts,
             passwords: BcryptPasswordHasher(cost: 4), tokens: SessionTokens(), mail: mail, clock: clock, logger: logger)

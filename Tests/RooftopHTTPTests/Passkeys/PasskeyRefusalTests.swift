@@ -36,9 +36,13 @@ import Testing
             var elsewhere = passkey
             elsewhere.origin = "https://evil.example.net"
             #expect(try await signIn(client, try await assertion(client, &elsewhere)).json == Self.invalid)
+            // (Signed for another RP ID by the same key: the authenticator data's hash is that ID's.)
             var otherParty = passkey
             otherParty.rpId = "evil.example.net"
-            #expect(try await signIn(client, try await assertion(client, &otherParty)).json == Self.invalid)
+            let otherOptions = try await call(client, .post, "/parse/passkeys/authentication/options", body: "{}")
+            let challenge = try #require(otherOptions.json["challenge"]?.stringValue.flatMap(Base64URL.decode))
+            let forged = SoftwarePasskey.assertionJSON(try otherParty.assert(challenge: challenge))
+            #expect(try await signIn(client, forged).json == Self.invalid)
             var unverified = passkey
             unverified.userVerified = false
             #expect(try await signIn(client, try await assertion(client, &unverified)).json == Self.invalid)
@@ -141,11 +145,12 @@ import Testing
             var second = authenticator()
             #expect(try await register(client, bo.token, &first).status == 201)
             let options = try await call(client, .post, "/parse/users/me/passkeys/registration/options", body: "{}", headers: session(bo.token))
+            // (The same credential registered again, as an authenticator that ignores the exclude list would.)
             var twice = first
+            let challenge = try #require(options.json["challenge"]?.stringValue.flatMap(Base64URL.decode))
+            let again = SoftwarePasskey.registrationJSON(twice.register(challenge: challenge, userHandle: Array(bo.id.utf8)))
             let duplicate = try await call(
-                client, .post, "/parse/users/me/passkeys",
-                body: JSONWriter.string(["credential": try twice.respond(toCreationOptions: options.json)]),
-                headers: session(bo.token))
+                client, .post, "/parse/users/me/passkeys", body: JSONWriter.string(["credential": again]), headers: session(bo.token))
             #expect(duplicate.json["code"] == 142, "\(duplicate.json)")
             #expect(try await register(client, bo.token, &second).status == 201)
             let full = try await call(client, .post, "/parse/users/me/passkeys/registration/options", body: "{}", headers: session(bo.token))
