@@ -47,7 +47,7 @@ extension LiveServerTest {
         files: (inout FilesConfiguration) -> Void = { _ in }, wrapFiles: (any FileStore) -> any FileStore = { $0 },
         auth: [ProviderSettings] = [], cloud: CloudCode = CloudCode(), webhooks: WebhookSettings = WebhookSettings(),
         console: ConsoleConfiguration = ConsoleConfiguration(), dependencies adjust: (inout Dependencies) -> Void = { _ in },
-        port: Int = 0, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+        _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let dir = directory ?? temporaryDataDirectory()
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
@@ -66,7 +66,7 @@ extension LiveServerTest {
         dependencies.webhooks = webhooks
         dependencies.console = console
         adjust(&dependencies)
-        let app = buildApplication(dependencies, host: "127.0.0.1", port: port)
+        let app = buildApplication(dependencies, host: "127.0.0.1", port: 0)
         do {
             try await app.test(.live) { client in try await body(client) }
         } catch {

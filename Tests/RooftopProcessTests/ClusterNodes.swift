@@ -37,7 +37,7 @@ final class ClusterNodes: Sendable {
         _ store: any DataStore, accounts: AccountsConfiguration = AccountsConfiguration(), cloud: CloudCode = CloudCode(),
         clock: any ServerClock = WallClock(), webhooks: WebhookSettings = WebhookSettings(),
         configure: (inout ServicesConfiguration, inout HTTPConfiguration) -> Void = { _, _ in },
-        files: ((inout FilesConfiguration) -> Void)? = nil
+        files: ((inout FilesConfiguration) -> Void)? = nil, port: Int = 0
     ) async throws -> (port: Int, task: Task<Void, any Error>) {
         let (services, http) = testConfiguration(configure)
         var logger = Logger(label: "node")
@@ -53,7 +53,7 @@ final class ClusterNodes: Sendable {
             dependencies.fileStore = PostgresFileStore(store: postgres)
             files(&dependencies.files)
         }
-        let app = buildApplication(dependencies, host: "127.0.0.1", port: 0) { port in continuation.yield(port) }
+        let app = buildApplication(dependencies, host: "127.0.0.1", port: port) { port in continuation.yield(port) }
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
         var port = 0
         for await bound in running {

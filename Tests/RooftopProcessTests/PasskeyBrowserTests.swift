@@ -1,23 +1,41 @@
 import Foundation
-import HTTPTypes
-import HummingbirdTesting
 import RooftopCore
 import RooftopServices
 import RooftopTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A passkey registered and used in a real headless Chromium (`Tests/Support/passkey_browser.py`)
 /// on the hosted passkey page: Chromium's virtual authenticator makes the credential, and
-/// Chromium itself writes the client data (origin, challenge) the server checks.
-@Suite struct PasskeyBrowserTests: LiveServerTest {
+/// Chromium itself writes the client data (origin, challenge) the server checks. The server runs
+/// on a port chosen first, so its allowed origin (`http://localhost:PORT`) can name it.
+@Suite struct PasskeyBrowserTests {
     @Test func chromiumRegistersAPasskeyAndSignsInWithIt() async throws {
         let port = try Loopback.freePort()
         var accounts = AccountsConfiguration()
         accounts.passkeys.relyingPartyId = "localhost"
         accounts.passkeys.origins = ["http://localhost:\(port)"]
-        try await withServer(accounts: accounts, port: port) { client in
-            let signUp = try await call(client, .post, "/parse/users", body: #"{"username":"ana","password":"ana password 1"}"#)
-            let token = try #require(signUp.json["sessionToken"]?.stringValue)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rooftop-passkey-browser-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let opened = try await TestStores.open(in: directory)
+        let (bound, task) = try await ClusterNodes.serve(opened.store, accounts: accounts, port: port)
+        let api = "http://127.0.0.1:\(bound)/parse"
+        func rest(_ method: String, _ path: String, body: String? = nil, token: String? = nil, master: Bool = false) async throws -> JSON {
+            var request = URLRequest(url: try #require(URL(string: api + path)))
+            request.httpMethod = method
+            request.setValue(testAppId, forHTTPHeaderField: "X-Parse-Application-Id")
+            if let token { request.setValue(token, forHTTPHeaderField: "X-Parse-Session-Token") }
+            if master { request.setValue(testMasterKey, forHTTPHeaderField: "X-Parse-Master-Key") }
+            request.httpBody = body.map { Data($0.utf8) }
+            return try JSONParser.parse(try await URLSession.shared.data(for: request).0)
+        }
+        do {
+            try #require(bound == port)
+            let token = try #require(
+                try await rest("POST", "/users", body: #"{"username":"ana","password":"ana password 1"}"#)["sessionToken"]?.stringValue)
             let (status, output) = try await BrowserResetTests().run(
                 SMTPTestServer.python,
                 [
@@ -32,14 +50,20 @@ import Testing
             #expect(seen["usernameless"] == "Signed in as ana" && seen["with_username"] == "Signed in as ana")
             #expect(seen["page_overflow"]?["passkeys-en"] == false)
             // The server agrees: one passkey, used; two sign-ins by it, the first signed out.
-            let listed = try await call(client, .get, "/parse/users/me/passkeys", headers: ["X-Parse-Session-Token": token])
-            let passkey = try #require(listed.json["results"]?.arrayValue?.first)
-            #expect(passkey["name"] == "Chromium" && passkey["lastUsedAt"]?.stringValue != nil, "\(listed.json)")
-            let sessions = try await call(client, .get, "/parse/classes/_Session", master: true).json["results"]?.arrayValue ?? []
+            let listed = try await rest("GET", "/users/me/passkeys", token: token)
+            let passkey = try #require(listed["results"]?.arrayValue?.first)
+            #expect(passkey["name"] == "Chromium" && passkey["lastUsedAt"]?.stringValue != nil, "\(listed)")
+            let sessions = try await rest("GET", "/classes/_Session", master: true)["results"]?.arrayValue ?? []
             #expect(sessions.filter { $0["createdWith"]?["authProvider"] == "passkey" }.count == 1, "\(sessions)")
-            let logins = try await call(
-                client, .get, "/parse/classes/_Audit?where=%7B%22type%22:%22login%22,%22detail%22:%22passkey%22%7D", master: true)
-            #expect(logins.json["results"]?.arrayValue?.count == 2, "\(logins.json)")
+            let logins = try await rest("GET", "/classes/_Audit?where=%7B%22type%22:%22login%22,%22detail%22:%22passkey%22%7D", master: true)
+            #expect(logins["results"]?.arrayValue?.count == 2, "\(logins)")
+        } catch {
+            task.cancel()
+            await opened.close()
+            throw error
         }
+        task.cancel()
+        _ = try? await task.value
+        await opened.close()
     }
 }

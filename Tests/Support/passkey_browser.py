@@ -23,7 +23,8 @@ from console_browser import Screens, run, start_chromium  # noqa: E402
 
 def main():
     api, app_id, username, password, shots_dir = sys.argv[1:6]
-    driver = start_chromium(flags=("--lang=en-US",))
+    # The server listens on 127.0.0.1; `localhost` (the RP ID) must reach it, not ::1.
+    driver = start_chromium(flags=("--lang=en-US", "--host-resolver-rules=MAP localhost 127.0.0.1"))
     screens = Screens(driver, shots_dir)
     wait = WebDriverWait(driver, 30)
     seen = {}

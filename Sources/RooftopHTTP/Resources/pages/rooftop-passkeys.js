@@ -9,7 +9,7 @@
   if (!root || !window.PublicKeyCredential) return;
   root.hidden = false;
   // The page is <mount>/apps/<appId>/passkeys: the API is <mount>.
-  var api = new URL("../../../", window.location.href).pathname.replace(/\/$/, "");
+  var api = new URL("../../", window.location.href).pathname.replace(/\/$/, "");
   var appId = root.getAttribute("data-app-id");
   var token = null;
   var status = document.getElementById("passkey-status");
