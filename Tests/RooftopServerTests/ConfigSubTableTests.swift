@@ -10,7 +10,7 @@ import Testing
 /// its own row in the reference and its own line in `config print`.
 @Suite struct ConfigSubTableTests {
     static let objects: Set = [
-        "mail", "passwordPolicy", "accountLockout", "securityNotifications", "requestComplexity", "console", "fileUpload",
+        "mail", "passwordPolicy", "accountLockout", "securityNotifications", "requestComplexity", "console", "fileUpload", "passkeys",
     ]
 
     func load(file: String, environment: [String: String]) throws -> ServerConfiguration {
