@@ -28,7 +28,9 @@ extension SQLiteStore {
         }
         // The master key without a required value is refused only when the object is missing;
         // leave that to the writer.
-        guard access.aclGroup != nil || !access.pointerRestriction.isEmpty || !access.requiredValues.isEmpty,
+        guard
+            access.aclGroup != nil || !access.pointerRestriction.isEmpty || !access.requiredValues.isEmpty
+                || !access.requiredAbsent.isEmpty,
             let cached = catalogCache.withLock({ $0 }), let schema = cached.catalog.schemas[className],
             let table = cached.catalog.tables[className]
         else { return false }

@@ -81,12 +81,16 @@ extension ServerConfiguration {
     }
 
     /// The RP ID must be each web origin's host or a parent domain of it (WebAuthn §5.1.3).
+    /// Origins name the RP ID they are checked against; an IP address is no RP ID (browsers refuse one).
     static func checkPasskeys(_ configuration: inout ServerConfiguration, _ value: ConfigValue) throws {
-        guard let relyingPartyId = configuration.accounts.passkeys.relyingPartyId else { return }
+        guard let relyingPartyId = configuration.accounts.passkeys.relyingPartyId else {
+            try value.require(configuration.accounts.passkeys.origins.isEmpty, "origins need relyingPartyId, the domain they are on")
+            return
+        }
         try value.require(
             !relyingPartyId.isEmpty && !relyingPartyId.contains("/") && !relyingPartyId.contains(":")
-                && relyingPartyId == relyingPartyId.lowercased(),
-            "relyingPartyId must be a lowercase domain name, without scheme or port")
+                && relyingPartyId == relyingPartyId.lowercased() && !relyingPartyId.allSatisfy({ $0.isNumber || $0 == "." }),
+            "relyingPartyId must be a lowercase domain name, without scheme or port (not an IP address)")
         for origin in configuration.accounts.passkeys.origins where !origin.hasPrefix("android:") {
             let host = URLComponents(string: origin)?.host ?? ""
             try value.require(

@@ -15,6 +15,9 @@ package struct Access: Sendable, Equatable {
     /// Writes only: the object must hold exactly these string values, checked in the same
     /// statement as the write, so a single-use token is consumed by exactly one request.
     package var requiredValues: [FieldName: String] = [:]
+    /// Writes only: the object must not hold these fields at all, checked in the same statement
+    /// (the first write of a field that later writes require by value).
+    package var requiredAbsent: Set<FieldName> = []
 
     /// Creates an access description.
     package init(
@@ -30,6 +33,13 @@ package struct Access: Sendable, Equatable {
 
     /// Unrestricted access (master key, or the server itself).
     package static let master = Access(aclGroup: nil)
+
+    /// This access, restricted to objects without `field` (see `requiredAbsent`).
+    package func requiringAbsent(_ field: FieldName) -> Access {
+        var access = self
+        access.requiredAbsent.insert(field)
+        return access
+    }
 
     /// This access, restricted to objects whose `field` holds `value` (see `requiredValues`).
     package func requiring(_ field: FieldName, equals value: String) -> Access {

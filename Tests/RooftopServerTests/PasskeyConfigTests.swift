@@ -44,9 +44,9 @@ import Testing
 
     @Test func badValuesStopTheStart() {
         let bad: [JSON] = [
-            ["origins": ["http://example.com"]],  // plain http off localhost
-            ["origins": ["https://example.com/path"]],
-            ["origins": ["android:apk-key-hash:short"]],
+            ["relyingPartyId": "example.com", "origins": ["http://example.com"]],  // plain http off localhost
+            ["relyingPartyId": "example.com", "origins": ["https://example.com/path"]],
+            ["relyingPartyId": "example.com", "origins": ["android:apk-key-hash:short"]],
             ["relyingPartyId": "example.com", "origins": ["https://example.org"]],  // not on the RP ID
             ["relyingPartyId": "https://example.com"],
             ["relyingPartyId": "Example.com"],
@@ -55,6 +55,8 @@ import Testing
             ["androidApps": [["package": "com.example.app", "fingerprints": ["AB:CD"]]]],
             ["androidApps": [["package": "com.example.app"]]],
             ["relyingPartyID": "example.com"],
+            ["relyingPartyId": "192.168.1.10"],
+            ["origins": ["https://example.com"]],  // no RP ID to check them against
         ]
         for value in bad {
             var configuration = ServerConfiguration()

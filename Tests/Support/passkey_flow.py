@@ -225,7 +225,8 @@ class Flow:
             else:
                 _, session = self.server.call("GET", "/sessions/me", session=body["sessionToken"])
                 created_with = session.get("createdWith") if isinstance(session, dict) else None
-                if created_with != {"action": "login", "authProvider": "passkey"}:
+                # The stand-in verifies the user (UV): a passkey and its verification, two factors.
+                if created_with != {"action": "login", "authProvider": "passkey", "secondFactor": "userVerified"}:
                     problems.append(f"the session's createdWith is {created_with}")
         return self.report.add(step, not problems, status, body, problems=problems)
 

@@ -103,15 +103,19 @@ extension RTUser {
     @discardableResult
     public static func logIn(username: String, password: String, passkey authenticator: some RTPasskeyAuthenticator) async throws -> RTUser {
         let client = try RTClient.current()
-        let assertion = try await passkeyAssertion(client, username: username, authenticator: authenticator)
+        let assertion = try await passkeyAssertion(client, username: username, secondFactor: true, authenticator: authenticator)
         return try await logIn(username: username, email: nil, password: password, secondFactor: ["passkey": assertion.json])
     }
 
-    /// The sign-in's options from the server, signed by `authenticator`.
+    /// The sign-in's options from the server (for a login's second step when `secondFactor`: the
+    /// server keeps the two kinds of challenge apart), signed by `authenticator`.
     private static func passkeyAssertion(
-        _ client: RTClient, username: String?, authenticator: some RTPasskeyAuthenticator
+        _ client: RTClient, username: String?, secondFactor: Bool = false, authenticator: some RTPasskeyAuthenticator
     ) async throws -> RTPasskeyCredentialAssertion {
-        let body: JSON = username.map { ["username": .string($0)] } ?? [:]
+        var fields: [String: JSON] = [:]
+        fields["username"] = username.map(JSON.string)
+        if secondFactor { fields["secondFactor"] = true }
+        let body = JSON.object(fields)
         let options = try await client.send(APIRequest(method: "POST", path: "/passkeys/authentication/options", body: body), as: nil)
         let request = try RTPasskeyAssertionRequest(options: options)
         do {

@@ -38,6 +38,9 @@ package struct SecondFactor: Sendable {
         case recovery(left: Int)
         /// One of the account's passkeys, in place of a code (`authData.mfa.passkey`).
         case passkey
+        /// A passkey sign-in whose authenticator verified the user (biometrics or the device's
+        /// PIN): the passkey is the first factor, the verification the second.
+        case userVerification
 
         /// The name a session records for it (`createdWith.secondFactor`).
         var factor: String {
@@ -45,6 +48,7 @@ package struct SecondFactor: Sendable {
             case .code: "totp"
             case .recovery: "recovery"
             case .passkey: "passkey"
+            case .userVerification: "userVerified"
             }
         }
     }
@@ -145,7 +149,8 @@ package struct SecondFactor: Sendable {
     /// signed it. A refused one is answered as a wrong code, and audited with its reason.
     func provePasskey(_ response: JSON, user: StoredObject) async throws -> Proof {
         do {
-            _ = try await PasskeySignIn(accounts: accounts, origin: origin).prove(try PasskeyWire.assertion(response), expectedUser: user.objectId)
+            _ = try await PasskeySignIn(accounts: accounts, origin: origin).prove(
+                try PasskeyWire.assertion(response), purpose: .secondFactor, expectedUser: user.objectId)
             return .passkey
         } catch let failure as PasskeySignIn.Failure {
             await accounts.audit.record(.loginFailed, userId: user.objectId, reason: "second factor passkey: \(failure.reason)", origin: origin)

@@ -2,12 +2,14 @@ package import RooftopCore
 
 /// How a session was authenticated, from its `createdWith` (all strings, as Parse SDKs decode
 /// it): the first factor (`authProvider`: `password`, a provider's name, `anonymous`,
-/// `masterkey`) and the second, if one was proved (`secondFactor`: `totp` or `recovery`). A
+/// `masterkey`, `passkey`) and the second, if one was proved (`secondFactor`: `totp`, `recovery`,
+/// `passkey` in place of a code, or `userVerified` for a passkey whose authenticator verified
+/// the user). A
 /// feature that needs a recent strong sign-in reads it with the session's `createdAt`.
 package struct SessionStrength: Sendable, Equatable {
-    /// The first factor: `password`, a provider's name, `anonymous` or `masterkey`.
+    /// The first factor: `password`, a provider's name, `anonymous`, `masterkey` or `passkey`.
     package var firstFactor: String
-    /// The second factor proved at sign-in (`totp`, `recovery`), if any.
+    /// The second factor proved at sign-in (`totp`, `recovery`, `passkey`, `userVerified`), if any.
     package var secondFactor: String?
 
     /// The strength recorded in a session's `createdWith`; nil when it has none.

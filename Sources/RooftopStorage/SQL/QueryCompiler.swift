@@ -204,6 +204,9 @@ extension QueryCompiler {
         for (field, value) in access.requiredValues.sorted(by: { $0.key < $1.key }) {
             parts.append("\(dialect.jsonText("data", [field.rawValue])) = \(compiler.bind(.text(value)))")
         }
+        for field in access.requiredAbsent.sorted(by: { $0.rawValue < $1.rawValue }) {
+            parts.append("\(dialect.jsonText("data", [field.rawValue])) IS NULL")
+        }
         var fragment = SQLFragment(parts.isEmpty ? "1 = 1" : parts.joined(separator: " AND "))
         fragment.bindings = Array(compiler.out.bindings.dropFirst(bindingOffset))
         return fragment

@@ -124,12 +124,21 @@ import Testing
             clock.advance(by: .seconds(16 * 60))
             let stale = try await call(client, .post, "/parse/users/me/passkeys/registration/options", body: "{}", headers: session(ana.token))
             #expect(stale.json["code"] == 119, "\(stale.json)")
+            // A fresh session minted from the old one (POST /sessions) is no sign-in.
+            let minted = try await call(client, .post, "/parse/sessions", body: "{}", headers: session(ana.token))
+            let mintedToken = try #require(minted.json["sessionToken"]?.stringValue, "\(minted.json)")
+            let fromMinted = try await call(
+                client, .post, "/parse/users/me/passkeys/registration/options", body: "{}", headers: session(mintedToken))
+            #expect(fromMinted.json["code"] == 119, "\(fromMinted.json)")
             let wrong = try await call(
                 client, .post, "/parse/users/me/passkeys/registration/options", body: #"{"password":"not it"}"#, headers: session(ana.token))
             #expect(wrong.json["code"] == 101)
             let operatorPassword = try await call(
                 client, .post, "/parse/users/me/passkeys/registration/options", body: #"{"password":{"$ne":1}}"#, headers: session(ana.token))
             #expect(operatorPassword.json["code"] == 101)
+            // Wrong passwords here are wrong logins: audited (and counted by a lockout).
+            let failures = try await call(client, .get, "/parse/classes/_Audit?where=%7B%22type%22:%22login.failed%22%7D", master: true)
+            #expect(failures.json["results"]?.arrayValue?.count == 2, "\(failures.json)")
             let withPassword = try await call(
                 client, .post, "/parse/users/me/passkeys/registration/options", body: #"{\#(Self.password)}"#, headers: session(ana.token))
             #expect(withPassword.status == 200)
@@ -161,6 +170,31 @@ import Testing
                     client, .put, "/parse/users/me/passkeys/\(Base64URL.encode(first.credentialId))", body: #"{"name":\#(name)}"#,
                     headers: session(bo.token))
                 #expect(renamed.json["code"] == 162, "\(name): \(renamed.json)")
+            }
+        }
+    }
+
+    @Test func aChallengeServesOnlyTheCeremonyItWasIssuedFor() async throws {
+        try await withServer(accounts: passkeyAccounts()) { (client: any TestClientProtocol) async throws in
+            let ana = try await signUp(client, "ana")
+            var passkey = authenticator()
+            #expect(try await register(client, ana.token, &passkey).status == 201)
+            // A registration's challenge doesn't sign in; a sign-in's doesn't register.
+            let creation = try await call(client, .post, "/parse/users/me/passkeys/registration/options", body: "{}", headers: session(ana.token))
+            let creationChallenge = try #require(creation.json["challenge"]?.stringValue.flatMap(Base64URL.decode))
+            let signedWithIt = SoftwarePasskey.assertionJSON(try passkey.assert(challenge: creationChallenge))
+            #expect(try await signIn(client, signedWithIt).json == Self.invalid)
+            let request = try await call(client, .post, "/parse/passkeys/authentication/options", body: "{}")
+            let requestChallenge = try #require(request.json["challenge"]?.stringValue.flatMap(Base64URL.decode))
+            var fresh = authenticator()
+            let registeredWithIt = SoftwarePasskey.registrationJSON(fresh.register(challenge: requestChallenge, userHandle: Array(ana.id.utf8)))
+            let refused = try await call(
+                client, .post, "/parse/users/me/passkeys", body: JSONWriter.string(["credential": registeredWithIt]), headers: session(ana.token))
+            #expect(refused.json["code"] == 142, "\(refused.json)")
+            // A username that isn't a string, has a NUL, or is huge: a clear error, nothing issued.
+            for body in [#"{"username":{"$ne":null}}"#, #"{"username":"ana\u0000"}"#, "{\"username\":\"\(String(repeating: "a", count: 2000))\"}"] {
+                let reply = try await call(client, .post, "/parse/passkeys/authentication/options", body: body)
+                #expect(reply.status == 400 && reply.json["challenge"] == nil, "\(reply.json)")
             }
         }
     }

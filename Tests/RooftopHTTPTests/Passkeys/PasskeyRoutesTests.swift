@@ -36,7 +36,8 @@ import Testing
             #expect(signedIn.json["objectId"]?.stringValue == ana.id && signedIn.json["username"] == "ana")
             let token = try #require(signedIn.json["sessionToken"]?.stringValue)
             let current = try await call(client, .get, "/parse/sessions/me", headers: session(token))
-            #expect(current.json["createdWith"] == ["action": "login", "authProvider": "passkey"], "\(current.json)")
+            // The authenticator verified the user: two factors in one.
+            #expect(current.json["createdWith"] == ["action": "login", "authProvider": "passkey", "secondFactor": "userVerified"], "\(current.json)")
             let listed = try await call(client, .get, "/parse/users/me/passkeys", headers: session(token))
             let only = try #require(listed.json["results"]?.arrayValue?.first)
             #expect(only["lastUsedAt"]?.stringValue != nil && only["name"] == "Ana's phone")
@@ -54,18 +55,24 @@ import Testing
             #expect(allowed == [Base64URL.encode(passkey.credentialId)])
             let signedIn = try await signIn(client, try passkey.respond(toRequestOptions: options.json))
             #expect(signedIn.status == 200 && signedIn.json["objectId"]?.stringValue == ana.id, "\(signedIn.json)")
-            // An unknown name and a name without passkeys get one stand-in id: the same each time,
-            // different per name, and the same shape as a real one.
+            // An unknown name and a name without passkeys get stand-ins: one or two, the same each
+            // time, different per name, shaped as stored ones (a real id's lengths, the same
+            // transports in the same order as a passkey that reported them).
             _ = try await signUp(client, "bo")
             var decoys: [String: [JSON]] = [:]
-            for name in ["bo", "nobody", "nobody", "bo"] {
+            let names = ["bo", "nobody", "carol", "dave", "erin", "frank"]
+            for name in names + names {
                 let decoy = try await call(client, .post, "/parse/passkeys/authentication/options", body: #"{"username":"\#(name)"}"#)
                 let list = try #require(decoy.json["allowCredentials"]?.arrayValue)
-                #expect(list.count == 1 && list[0]["id"]?.stringValue.flatMap(Base64URL.decode)?.count == 32)
+                #expect((1...2).contains(list.count))
+                for item in list {
+                    #expect([16, 20, 32].contains(item["id"]?.stringValue.flatMap(Base64URL.decode)?.count ?? 0))
+                    #expect(item["type"] == "public-key" && item["transports"] == ["hybrid", "internal"])
+                }
                 if let earlier = decoys[name] { #expect(earlier == list) }
                 decoys[name] = list
             }
-            #expect(decoys["bo"] != decoys["nobody"])
+            #expect(Set(decoys.values.map { JSONWriter.string(.array($0)) }).count == names.count)
         }
     }
 

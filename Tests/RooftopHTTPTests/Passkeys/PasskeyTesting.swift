@@ -45,9 +45,15 @@ extension PasskeyTesting {
         return try await call(client, .post, "/parse/users/me/passkeys", body: JSONWriter.string(.object(body)), headers: session(token))
     }
 
-    /// The sign-in options (`username` or none) and `passkey`'s answer to them.
-    func assertion(_ client: any TestClientProtocol, _ passkey: inout SoftwarePasskey, username: String? = nil) async throws -> JSON {
-        let body = username.map { #"{"username":"\#($0)"}"# } ?? "{}"
+    /// The sign-in options (`username` or none; for a login's second step when `secondFactor`)
+    /// and `passkey`'s answer to them.
+    func assertion(
+        _ client: any TestClientProtocol, _ passkey: inout SoftwarePasskey, username: String? = nil, secondFactor: Bool = false
+    ) async throws -> JSON {
+        var fields: [String: JSON] = [:]
+        fields["username"] = username.map(JSON.string)
+        if secondFactor { fields["secondFactor"] = true }
+        let body = JSONWriter.string(.object(fields))
         let options = try await call(client, .post, "/parse/passkeys/authentication/options", body: body)
         try #require(options.status == 200, "\(options.json)")
         return try passkey.respond(toRequestOptions: options.json)

@@ -15,7 +15,7 @@ struct PasskeyChallenges: Sendable {
 
     /// What a challenge was issued for.
     struct Issued: Equatable, Sendable {
-        /// `registration` or `signIn`.
+        /// `registration`, `signIn` or `secondFactor`.
         var purpose: Purpose
         /// The user it was issued to (registration) or for (a sign-in with a username); nil for a
         /// usernameless sign-in, which the credential's user handle names.
@@ -24,7 +24,7 @@ struct PasskeyChallenges: Sendable {
 
     /// A ceremony.
     enum Purpose: String, Sendable {
-        case registration, signIn
+        case registration, signIn, secondFactor
     }
 
     /// A new challenge for `purpose` (and `userId`), stored until it expires: its bytes, and the

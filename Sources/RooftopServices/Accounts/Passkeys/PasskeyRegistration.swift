@@ -26,7 +26,7 @@ package struct PasskeyRegistration: Sendable {
     /// `POST /users/me/passkeys/registration/options`: WebAuthn's creation options.
     package func options(userId: String, sessionToken: String?, body: [String: JSON]) async throws -> [String: JSON] {
         let (settings, relyingPartyId, _) = try passkeys.parts
-        let user = try await passkeys.ensureList(try await passkeys.user(userId))
+        let user = try await passkeys.user(userId)
         try await requireRecentSignIn(user, sessionToken: sessionToken, password: body["password"])
         let stored = StoredPasskeys.of(user).passkeys
         guard stored.items.count < settings.maxPerUser else { throw full(settings) }
@@ -80,40 +80,54 @@ package struct PasskeyRegistration: Sendable {
     }
 
     /// A sign-in within `recentSignIn`, or the account's password: a stolen session alone can't
-    /// add a way in that outlives it.
+    /// add a way in that outlives it. The session must come from a sign-in (a login or a sign-up;
+    /// not a session minted from another by `POST /sessions` or an upgrade, nor the master key's
+    /// `/loginAs`); an account with a second factor needs a session that proved it, and then the
+    /// password alone is not enough. A password sent is checked as a login checks it: counted by
+    /// the lockout and audited when wrong.
     func requireRecentSignIn(_ user: StoredObject, sessionToken: String?, password: JSON?) async throws {
         if try await accounts.isAnonymousOnly(user.objectId) { throw Self.anonymous }
-        if let password {
-            guard case .string(let text) = password, text.utf8.count <= 4096,
-                let hash = user.fields[InternalField.hashedPassword.rawValue]?.stringValue,
-                await accounts.passwords.matches(text, hash: hash)
-            else { throw ParseError(.objectNotFound, "Invalid username/password.") }
+        let hasSecondFactor = SecondFactorState(of: user) != nil
+        if let password, !hasSecondFactor {
+            guard case .string(let username)? = user.fields["username"] else { throw Self.stale }
+            let (checked, _) = try await LogIn(accounts: accounts, origin: origin).checkCredentials(
+                ["username": .string(username), "password": password])
+            guard checked.objectId == user.objectId else { throw ParseError(.objectNotFound, "Invalid username/password.") }
             return
         }
-        guard let sessionToken else { throw Self.stale }
+        guard let sessionToken else { throw hasSecondFactor ? Self.weak : Self.stale }
         let (_, sessionId) = try await accounts.sessions.validate(sessionToken)
         let session = try await accounts.sessions.owned(sessionId, by: .master)
-        guard let createdAt = session["createdAt"]?.stringValue.flatMap(ParseDate.init(iso:)),
+        guard let strength = SessionStrength(createdWith: session["createdWith"]),
+            ["login", "signup"].contains(session["createdWith"]?["action"]?.stringValue ?? ""), strength.firstFactor != "masterkey",
+            let createdAt = session["createdAt"]?.stringValue.flatMap(ParseDate.init(iso:)),
             accounts.objects.clock.now().millisecondsSince1970 - createdAt.millisecondsSince1970 <= Self.recentSignIn
-        else { throw Self.stale }
+        else { throw hasSecondFactor ? Self.weak : Self.stale }
+        if hasSecondFactor && !strength.isMultiFactor { throw Self.weak }
     }
 
     static let anonymous = ParseError(.operationForbidden, "An anonymous user can't add a passkey: sign up first.")
     static let stale = ParseError(
         .operationForbidden, "Adding a passkey needs a sign-in from the last 15 minutes: sign in again, or send the password.")
+    static let weak = ParseError(
+        .operationForbidden, "Adding a passkey to an account with a second factor needs a sign-in with it from the last 15 minutes: sign in again.")
 
     func full(_ settings: PasskeySettings) -> ParseError {
         ParseError(.operationForbidden, "This account has \(settings.maxPerUser) passkeys, the most it may have: remove one first.")
     }
 
-    /// A passkey's name as given: a string of 1 to 64 characters without control characters.
+    /// A passkey's name as given: a string of 1 to 64 characters (256 bytes of UTF-8) without
+    /// control characters or the bidirectional controls that could disguise it in a notice.
     static func name(_ json: JSON?) throws(ParseError) -> String? {
         guard let json, json != .null else { return nil }
-        guard case .string(let text) = json, !text.isEmpty, text.count <= 64,
-            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard case .string(let text) = json, !text.isEmpty, text.count <= 64, text.utf8.count <= 256,
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || bidiControls.contains($0.value) })
         else { throw ParseError(.invalidValue, "name must be a string of 1 to 64 characters, without control characters.") }
         return text
     }
+
+    /// Unicode's bidirectional formatting characters (UAX #9): marks, embeddings, overrides, isolates.
+    static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 
     /// What the user is told of a refused registration (it is their own ceremony: no secret).
     static func explain(_ reason: PasskeyRefusal.Reason) -> String {

@@ -32,6 +32,16 @@ package struct PasskeySignIn: Sendable {
         let (_, relyingPartyId, crypto) = try passkeys.parts
         var allow: [JSON] = []
         var userId: String?
+        // `secondFactor: true`: for a login's second step (`authData.mfa.passkey`), which a
+        // sign-in's challenge can't answer, nor this one a sign-in.
+        let purpose: PasskeyChallenges.Purpose
+        switch body["secondFactor"] {
+        case nil, .null?, .bool(false)?: purpose = .signIn
+        case .bool(true)?:
+            guard body["username"] != nil else { throw ParseError(.invalidValue, "secondFactor needs the username.") }
+            purpose = .secondFactor
+        default: throw ParseError(.invalidValue, "secondFactor must be true or false.")
+        }
         if let name = body["username"], name != .null {
             guard case .string(let username) = name, !username.isEmpty, username.utf8.count <= 1024 else {
                 throw ParseError(.invalidValue, "username must be a non-empty string.")
@@ -46,25 +56,43 @@ package struct PasskeySignIn: Sendable {
                 userId = user.objectId
                 allow = stored.map(PasskeyWire.descriptor)
             } else {
-                // The same stand-in for the same name on every request and node; nothing signs in with it.
-                let decoy = Array(crypto.decoys.mac(Array(("passkey decoy\n" + key).utf8)).prefix(32))
-                allow = [["type": "public-key", "id": .string(Base64URL.encode(decoy)), "transports": ["internal", "hybrid"]]]
+                allow = Self.decoys(for: key, crypto.decoys)
                 userId = ""
             }
         }
-        let challenge = try await PasskeyChallenges(accounts: accounts).issue(.signIn, userId: userId)
+        let challenge = try await PasskeyChallenges(accounts: accounts).issue(purpose, userId: userId)
         return [
             "challenge": .string(challenge.text), "rpId": .string(relyingPartyId), "timeout": .number(Double(Passkeys.timeout)),
             "userVerification": passkeys.userVerification, "allowCredentials": .array(allow),
         ]
     }
 
+    /// Stand-in descriptors for a username without passkeys: one or two, 16, 20 or 32 bytes long
+    /// (the lengths iCloud Keychain, Google Password Manager and security keys use) and listed
+    /// like stored ones, all derived from the name under a server key — the same on every
+    /// request and node, so repeated asks can't tell them from real ones. Nothing signs in with them.
+    static func decoys(for key: String, _ mac: any KeyedMAC) -> [JSON] {
+        let seed = mac.mac(Array(("passkey decoys\n" + key).utf8))
+        let count = 1 + Int(seed[0] % 2)
+        return (0..<count).map { index in
+            let bytes = mac.mac(Array(("passkey decoy \(index)\n" + key).utf8))
+            let length = [16, 20, 32][Int(bytes[0] % 3)]
+            return ["type": "public-key", "id": .string(Base64URL.encode(Array(bytes.prefix(length)))), "transports": ["hybrid", "internal"]]
+        }
+    }
+
     /// `POST /passkeys/authentication`: the user signed in, with a new session.
     package func finish(body: [String: JSON], installationId: String?) async throws -> [String: JSON] {
         let response = try PasskeyWire.assertion(body["credential"])
         let user: StoredObject
+        let checked: CheckedAssertion
         do {
-            user = try await prove(response, expectedUser: nil)
+            (user, checked) = try await prove(response, purpose: .signIn, expectedUser: nil)
+            // An account with a second factor takes a passkey alone only when the authenticator
+            // verified the user (biometrics or the device's PIN: two factors in one).
+            if SecondFactorState(of: user) != nil && !checked.userVerified {
+                throw Failure(reason: "second factor account without user verification", userId: user.objectId)
+            }
         } catch let failure as Failure {
             await accounts.audit.record(.loginFailed, userId: failure.userId, reason: "passkey: \(failure.reason)", origin: origin)
             throw Self.invalid
@@ -79,8 +107,8 @@ package struct PasskeySignIn: Sendable {
         }
         try await accounts.loginTrigger(.beforeLogin, user, origin: origin)
         let token = try await accounts.openSession(
-            for: user, action: "login", provider: "passkey", installationId: installationId, recording: .login, detail: "passkey",
-            origin: origin)
+            for: user, action: "login", provider: "passkey", secondFactor: checked.userVerified ? .userVerification : nil,
+            installationId: installationId, recording: .login, detail: "passkey", origin: origin)
         try await accounts.loginTrigger(.afterLogin, user, origin: origin)
         return Accounts.withToken(user.json, token)
     }
@@ -91,17 +119,19 @@ package struct PasskeySignIn: Sendable {
         var userId: String?
     }
 
-    /// Checks `response`: its challenge (taken once, issued for a sign-in, for `expectedUser` or
+    /// Checks `response`: its challenge (taken once, issued for `purpose`, for `expectedUser` or
     /// the user it names), the account (the challenge's user, else the user handle's; a handle
     /// sent must be that account's), the credential (one of the account's), and WebAuthn's
     /// checks under its stored key; then records its use (counter, backup state, last use). The
     /// signed-in user, read after the write.
-    func prove(_ response: PasskeyWire.Assertion, expectedUser: String?) async throws -> StoredObject {
+    func prove(
+        _ response: PasskeyWire.Assertion, purpose: PasskeyChallenges.Purpose, expectedUser: String?
+    ) async throws -> (StoredObject, CheckedAssertion) {
         let (_, _, crypto) = try passkeys.parts
         guard let challenge = crypto.verifier.challenge(inClientData: response.input.clientDataJSON) else {
             throw Failure(reason: "malformed client data")
         }
-        guard let issued = try await PasskeyChallenges(accounts: accounts).take(challenge), issued.purpose == .signIn else {
+        guard let issued = try await PasskeyChallenges(accounts: accounts).take(challenge), issued.purpose == purpose else {
             throw Failure(reason: "challenge not issued, used or expired")
         }
         let handleUser = response.userHandle.map { String(decoding: $0, as: UTF8.self) }
@@ -121,7 +151,7 @@ package struct PasskeySignIn: Sendable {
             throw Failure(reason: refusal.reason.rawValue, userId: userId)
         }
         try await recordUse(of: id, checked, userId: userId)
-        return try await passkeys.user(userId)
+        return (try await passkeys.user(userId), checked)
     }
 
     /// Records a verified use: the last use, the backup state, and the counter, which may only go

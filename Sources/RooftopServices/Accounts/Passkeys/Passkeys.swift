@@ -41,16 +41,6 @@ struct Passkeys: Sendable {
         return user
     }
 
-    /// Makes sure `user` has a stored list to require: a first registration and a first rename
-    /// racing can then never overwrite one another (two writes of an empty list are the same).
-    func ensureList(_ user: StoredObject) async throws -> StoredObject {
-        guard StoredPasskeys.of(user).text == nil else { return user }
-        var write = ObjectWrite()
-        write.operations = [(Self.field, .set(.string(StoredPasskeys(items: []).text)))]
-        try await accounts.server.write([AsServer.update(.user, user.objectId, at: accounts.objects.clock.now(), write)])
-        return try await self.user(user.objectId)
-    }
-
     /// Applies `change` to the user's list and writes it, requiring the list as read; on a race
     /// (another write in between), reads again and retries, up to three times. `change` returns
     /// nil to write nothing; whatever else it returns comes back with the list written.
@@ -58,12 +48,13 @@ struct Passkeys: Sendable {
         _ userId: String, _ change: (inout StoredPasskeys, StoredObject) throws -> Result?
     ) async throws -> Result? {
         for _ in 0..<3 {
-            let user = try await ensureList(try await self.user(userId))
+            let user = try await self.user(userId)
             var (list, text) = StoredPasskeys.of(user)
-            guard let text, let result = try change(&list, user) else { return nil }
+            guard let result = try change(&list, user) else { return nil }
             var write = ObjectWrite()
             write.operations = [(Self.field, .set(.string(list.text)))]
-            let access = Access.master.requiring(.internal(.passkeys), equals: text)
+            // The list as read, or none at all: a first passkey and a racing write can't both land.
+            let access = text.map { Access.master.requiring(.internal(.passkeys), equals: $0) } ?? Access.master.requiringAbsent(.internal(.passkeys))
             do {
                 try await accounts.server.write([AsServer.update(.user, userId, at: accounts.objects.clock.now(), write, access: access)])
                 return result
