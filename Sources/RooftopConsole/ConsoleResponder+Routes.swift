@@ -28,6 +28,12 @@ extension ConsoleResponder {
         ConsoleRoute(.post, "users/:id/sessions/:session/revoke") { console, visit, path in
             try await console.revokeSession(&visit, id: path["id"], session: path["session"])
         },
+        ConsoleRoute(.get, "users/:id/passkeys/:passkey/remove", .owner) { console, visit, path in
+            try await console.passkeyRemovalPage(&visit, id: path["id"], passkeyId: path["passkey"])
+        },
+        ConsoleRoute(.post, "users/:id/passkeys/:passkey/remove") { console, visit, path in
+            try await console.removePasskey(&visit, id: path["id"], passkeyId: path["passkey"])
+        },
 
         ConsoleRoute(.get, "schema") { console, visit, _ in try await console.schemaListPage(&visit) },
         ConsoleRoute(.post, "schema") { console, visit, _ in try await console.createClass(&visit) },

@@ -88,6 +88,7 @@ extension ConsoleResponder {
         values["hasEvents"] = !events.isEmpty
         values.merge(try await userPageExtras(visit, user: user)) { first, _ in first }
         values.merge(secondFactorValues(visit, user: user)) { first, _ in first }
+        values.merge(passkeyValues(visit, user: user)) { first, _ in first }
         return visit.page("user", title: username, values: values, status: status, notice: notice, error: error, section: "users")
     }
 

@@ -43,6 +43,8 @@ enum ConsoleTemplates {
         "user": PackageResources.user_mustache,
         "userEditSection": PackageResources.userEditSection_mustache,
         "userOwnedSection": PackageResources.userOwnedSection_mustache,
+        "userPasskey": PackageResources.userPasskey_mustache,
+        "userPasskeysSection": PackageResources.userPasskeysSection_mustache,
         "userSecondFactor": PackageResources.userSecondFactor_mustache,
         "userViewAs": PackageResources.userViewAs_mustache,
         "userViewAsSection": PackageResources.userViewAsSection_mustache,

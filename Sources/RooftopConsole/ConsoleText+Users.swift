@@ -1,4 +1,4 @@
-/// The users area's words (edit, owned objects, view as this user, the second factor).
+/// The users area's words (edit, owned objects, view as this user, the second factor, passkeys).
 extension ConsoleText {
     static let userEnglish: [String: String] = [
         "userEdit": "Edit fields",
@@ -25,6 +25,19 @@ extension ConsoleText {
         "secondFactorMismatch": "The typed name does not match; the second factor was not removed.",
         "secondFactorNone": "This user has no second factor; nothing was removed.",
         "secondFactorRemoved": "The second factor was removed.",
+        "passkeys": "Passkeys", "noPasskeys": "No passkeys.", "passkeyName": "Name", "passkeyBackup": "Backup",
+        "passkeyBackedUp": "backed up", "passkeyNotBackedUp": "not backed up", "passkeyDeviceBound": "this device only",
+        "passkeyNeverUsed": "never", "passkeyClone": "counter went back",
+        "passkeyCloneHint": "Its signature counter went backwards at a sign-in: the passkey may have been copied. Consider removing it.",
+        "passkeyRemove": "Remove passkey", "passkeyRemoveShort": "Remove",
+        "passkeyRemoveHint":
+            "The user can no longer sign in with this passkey; their other passkeys, password and providers still work. The user is told by mail. Audited with your name.",
+        "passkeyConfirmHint": "Type it exactly to confirm.",
+        "passkeyMismatch": "The typed name does not match; the passkey was not removed.",
+        "passkeyNone": "This user has no such passkey; nothing was removed.",
+        "passkeyLastWayIn":
+            "This passkey is the account's only way to sign in, so it was not removed: the user must set a password or add another passkey first.",
+        "passkeyRemoved": "The passkey was removed.",
     ]
 
     static let userJapanese: [String: String] = [
@@ -50,5 +63,17 @@ extension ConsoleText {
         "secondFactorMismatch": "入力された名前が一致しないため、二要素認証は解除していません。",
         "secondFactorNone": "このユーザーには二要素認証がないため、何も解除していません。",
         "secondFactorRemoved": "二要素認証を解除しました。",
+        "passkeys": "パスキー", "noPasskeys": "パスキーはありません。", "passkeyName": "名前", "passkeyBackup": "バックアップ",
+        "passkeyBackedUp": "バックアップ済み", "passkeyNotBackedUp": "未バックアップ", "passkeyDeviceBound": "この端末のみ",
+        "passkeyNeverUsed": "未使用", "passkeyClone": "カウンターが戻りました",
+        "passkeyCloneHint": "サインイン時に署名カウンターが戻りました。パスキーが複製された可能性があります。削除を検討してください。",
+        "passkeyRemove": "パスキーを削除", "passkeyRemoveShort": "削除",
+        "passkeyRemoveHint":
+            "このパスキーではサインインできなくなります。ほかのパスキー・パスワード・外部サービスでのサインインはそのまま使えます。ユーザーにはメールで通知されます。あなたの名前で監査ログに記録されます。",
+        "passkeyConfirmHint": "確認のため正確に入力してください。",
+        "passkeyMismatch": "入力された名前が一致しないため、パスキーは削除していません。",
+        "passkeyNone": "このユーザーにはそのパスキーがないため、何も削除していません。",
+        "passkeyLastWayIn": "このパスキーはアカウントの唯一のサインイン方法のため、削除していません。先にパスワードを設定するか、別のパスキーを追加する必要があります。",
+        "passkeyRemoved": "パスキーを削除しました。",
     ]
 }
