@@ -8,18 +8,8 @@ enum PasskeyWire {
     /// `bytes` as base64url without padding.
     static func encode(_ bytes: Data) -> JSON { .string(Base64URL.encode(Array(bytes))) }
 
-    /// The bytes of base64url `text` (padding tolerated); nil when it is not base64url.
-    static func decode(_ text: String) -> Data? {
-        let unpadded = text.hasSuffix("=") ? String(text.prefix { $0 != "=" }) : text
-        guard unpadded.count % 4 != 1, unpadded.utf8.allSatisfy({ isAlphabet($0) }) else { return nil }
-        var standard = unpadded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard)
-    }
-
-    private static func isAlphabet(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x5F
-    }
+    /// The bytes of base64url `text` (RooftopCore's strict decoding: the server never pads).
+    static func decode(_ text: String) -> Data? { Base64URL.decode(text).map { Data($0) } }
 
     /// `value` decoded as base64url bytes, or the SDK's refusal naming `what`.
     static func bytes(_ value: JSON?, _ what: String) throws(RTError) -> Data {
