@@ -18,7 +18,7 @@ extension ConsoleResponder {
             let id = passkey["id"]?.stringValue ?? ""
             // Only an id that a removal URL would accept gets a link (a stored list is the
             // server's own, but the URL must never carry what the route refuses).
-            if owner && Self.isPasskeyId(id) { values["removal"] = Self.passkeyRemovalPath(visit, user.objectId, id) }
+            if owner && PasskeyWire.isCredentialId(id) { values["removal"] = Self.passkeyRemovalPath(visit, user.objectId, id) }
             return values
         }
         return ["passkeys": passkeys, "hasPasskeys": !passkeys.isEmpty]
@@ -42,20 +42,9 @@ extension ConsoleResponder {
     }
 
     /// Where the confirmation page of the removal of `passkeyId` (already checked by
-    /// `isPasskeyId`, so it needs no escaping in a URL) is.
+    /// `PasskeyWire.isCredentialId`, so it needs no escaping in a URL) is.
     static func passkeyRemovalPath(_ visit: ConsoleVisit, _ userId: String, _ passkeyId: String) -> String {
         visit.base + "/users/" + userId + "/passkeys/" + passkeyId + "/remove"
-    }
-
-    /// Whether `id` can be a credential id as stored: base64url without padding, at most 1400
-    /// characters (WebAuthn's 1023 bytes encode to 1364). Anything else in the URL is a 404
-    /// before any read.
-    static func isPasskeyId(_ id: String) -> Bool {
-        guard !id.isEmpty, id.utf8.count <= 1400 else { return false }
-        return id.utf8.allSatisfy { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
     }
 
     /// `GET /users/<id>/passkeys/<passkeyId>/remove` (owners): the confirmation page. An unknown
@@ -64,7 +53,8 @@ extension ConsoleResponder {
         _ visit: inout ConsoleVisit, id: String, passkeyId: String, error: String? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         guard let user = try await users(visit).consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
-        guard Self.isPasskeyId(passkeyId), let passkey = users(visit).passkeys(ofUser: user).first(where: { $0["id"]?.stringValue == passkeyId })
+        guard PasskeyWire.isCredentialId(passkeyId),
+            let passkey = users(visit).passkeys(ofUser: user).first(where: { $0["id"]?.stringValue == passkeyId })
         else { return try await userPage(&visit, id: id, error: visit.word("passkeyNone"), status: .notFound) }
         let confirm = Self.confirmationName(user)
         var values = Self.passkeyFacts(visit, passkey)
@@ -82,7 +72,9 @@ extension ConsoleResponder {
     /// (409); a passkey already gone (a second tab, another admin) is 404 there.
     func removePasskey(_ visit: inout ConsoleVisit, id: String, passkeyId: String) async throws -> Response {
         guard let user = try await users(visit).consoleUser(id) else { return visit.message(.notFound, "noUser", status: .notFound) }
-        guard Self.isPasskeyId(passkeyId) else { return try await userPage(&visit, id: id, error: visit.word("passkeyNone"), status: .notFound) }
+        guard PasskeyWire.isCredentialId(passkeyId) else {
+            return try await userPage(&visit, id: id, error: visit.word("passkeyNone"), status: .notFound)
+        }
         guard visit.form["confirm"] == Self.confirmationName(user).name else {
             return try await passkeyRemovalPage(&visit, id: id, passkeyId: passkeyId, error: visit.word("passkeyMismatch"), status: .badRequest)
         }

@@ -13,12 +13,13 @@ extension HostedPages {
     func passkeyPage(_ page: PageRequest) -> Response {
         guard page.pathParameters["appId"] == appId, accounts.config.passkeys.relyingPartyId != nil else { return notFound(page) }
         let language = self.language(page)
-        var values: [String: Any] = PasskeyPageText.words(language)
+        let words = PasskeyPageText.words(language)
+        var values: [String: Any] = words
         let appName = accounts.appName.isEmpty ? appId : accounts.appName
-        values["message"] = TextTemplate.fill(PasskeyPageText.words(language)["message"] ?? "", ["appName": appName])
+        values["message"] = TextTemplate.fill(words["message"] ?? "", ["appName": appName])
         values["appId"] = appId
         values["script"] = HostedPage.asset("rooftop-passkeys.js", besides: stylesheet(page.segments))
-        let title = PasskeyPageText.words(language)["title"] ?? "Passkeys"
+        let title = words["title"] ?? "Passkeys"
         let html = templates.render(
             lang: language, title: title, appName: appName, stylesheet: stylesheet(page.segments),
             content: PageMarkup.library.render("passkeys", values), assets: HostedPage.asset("", besides: stylesheet(page.segments)))
@@ -26,13 +27,5 @@ extension HostedPages {
         headers[.contentType] = "text/html; charset=utf-8"
         HostedPage.addSecurityHeaders(&headers)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
-    }
-
-    /// `/apps/rooftop-passkeys.js`: the page's script.
-    func passkeyScript() -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/javascript; charset=utf-8"
-        HostedPage.addSecurityHeaders(&headers)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: PageMarkup.passkeyScript)))
     }
 }

@@ -126,12 +126,13 @@ struct HostedPages: Sendable {
         return form
     }
 
-    /// The script the pages load (the show-password toggle); nothing inline, for the policy.
-    func script() -> Response {
+    /// A script the pages load (`rooftop.js`, the show-password toggle; `rooftop-passkeys.js`, the
+    /// passkey page's); nothing inline, for the policy.
+    func script(_ text: String = PageMarkup.script) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/javascript; charset=utf-8"
         HostedPage.addSecurityHeaders(&headers)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: PageMarkup.script)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// The form the security notices link to: a person asks for a reset link by address.

@@ -6,30 +6,30 @@ import RooftopServices
 /// in) and the `.well-known` files that let native apps on the site's domain use them.
 extension ParseRoutes {
     func passkeyRegistrationOptions(_ request: ParseRequest) async throws -> ParseResponse {
-        let userId = try ownUser(request)
+        let userId = try signedInUser(request)
         let options = try await PasskeyRegistration(accounts: accounts, origin: request.origin).options(
             userId: userId, sessionToken: request.sessionToken, body: request.body)
         return ParseResponse(body: .object(options))
     }
 
     func registerPasskey(_ request: ParseRequest) async throws -> ParseResponse {
-        let userId = try ownUser(request)
+        let userId = try signedInUser(request)
         let passkey = try await PasskeyRegistration(accounts: accounts, origin: request.origin).finish(userId: userId, body: request.body)
         return ParseResponse(status: 201, body: .object(passkey))
     }
 
     func listPasskeys(_ request: ParseRequest) async throws -> ParseResponse {
-        let list = try await passkeyManagement(request).list(userId: try ownUser(request))
+        let list = try await passkeyManagement(request).list(userId: try signedInUser(request))
         return ParseResponse(body: ["results": .array(list.map(JSON.object))])
     }
 
     func renamePasskey(_ request: ParseRequest) async throws -> ParseResponse {
-        let renamed = try await passkeyManagement(request).rename(userId: try ownUser(request), id: try passkeyId(request), body: request.body)
+        let renamed = try await passkeyManagement(request).rename(userId: try signedInUser(request), id: try passkeyId(request), body: request.body)
         return ParseResponse(body: .object(renamed))
     }
 
     func deletePasskey(_ request: ParseRequest) async throws -> ParseResponse {
-        try await passkeyManagement(request).remove(userId: try ownUser(request), id: try passkeyId(request))
+        try await passkeyManagement(request).remove(userId: try signedInUser(request), id: try passkeyId(request))
         return ParseResponse(body: [:])
     }
 
@@ -73,19 +73,11 @@ extension ParseRoutes {
         PasskeyManagement(accounts: accounts, origin: request.origin)
     }
 
-    /// The `:id` of a passkey path: a credential id is base64url, at most 1023 bytes.
+    /// The `:id` of a passkey path (`PasskeyWire.isCredentialId`).
     private func passkeyId(_ request: ParseRequest) throws -> String {
-        guard let id = request.pathParameters["id"], !id.isEmpty, id.utf8.count <= 1364, Base64URL.decode(id) != nil else {
+        guard let id = request.pathParameters["id"], PasskeyWire.isCredentialId(id) else {
             throw ParseError(.objectNotFound, "Passkey not found.")
         }
         return id
-    }
-
-    /// The session's user: these routes act on the caller's own account (the master key has none).
-    private func ownUser(_ request: ParseRequest) throws -> String {
-        guard let userId = request.principal.userId, !request.principal.isMaster else {
-            throw ParseError(.invalidSessionToken, "Invalid session token")
-        }
-        return userId
     }
 }

@@ -29,9 +29,9 @@ extension ParseRoutes {
         SecondFactorSetup(accounts: accounts, origin: request.origin)
     }
 
-    /// The session's user: these routes act on the caller's own account, never another's (the
-    /// master key has no user here).
-    private func signedInUser(_ request: ParseRequest) throws -> String {
+    /// The session's user: the `/users/me/…` routes (second factor, passkeys) act on the caller's
+    /// own account, never another's (the master key has no user here).
+    func signedInUser(_ request: ParseRequest) throws -> String {
         guard let userId = request.principal.userId, !request.principal.isMaster else {
             throw ParseError(.invalidSessionToken, "Invalid session token")
         }

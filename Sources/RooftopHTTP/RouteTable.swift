@@ -152,7 +152,7 @@ extension ParseRoutes {
         // Pages opened from emailed links (HTML; no application id header, form bodies).
         Route(page: .get, "/apps/rooftop.css") { pages, _ in pages.stylesheet() },
         Route(page: .get, "/apps/rooftop.js") { pages, _ in pages.script() },
-        Route(page: .get, "/apps/rooftop-passkeys.js") { pages, _ in pages.passkeyScript() },
+        Route(page: .get, "/apps/rooftop-passkeys.js") { pages, _ in pages.script(PageMarkup.passkeyScript) },
         Route(page: .get, "/apps/:asset") { pages, request in pages.asset(request) },
         Route(page: .get, "/apps/:appId/verify_email") { try await $0.verifyEmail($1) },
         Route(page: .get, "/apps/:appId/passkeys") { pages, request in pages.passkeyPage(request) },

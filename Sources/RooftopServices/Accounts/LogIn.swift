@@ -57,17 +57,7 @@ package struct LogIn: Sendable {
         try AccountInput.refuseNUL(username, .username)
         try AccountInput.refuseNUL(email, .email)
         try AccountInput.refuseNUL(passwordValue, .password)
-        var candidates: [QueryNode] = []
-        if case .string(let name)? = username {
-            let key = AccountKey.normalize(name)
-            candidates.append(.field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))))
-            if name.contains("@") { candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(key)))) }
-        }
-        if case .string(let address)? = email {
-            candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(address)))))
-        }
-        var found: StoredObject?
-        if !candidates.isEmpty { found = try await accounts.directory.find(.user, .or(candidates), limit: 1).first }
+        let found = try await accounts.directory.user(username: username?.stringValue, email: email?.stringValue)
         // With lockout on, every attempt first takes a numbered ticket (an atomic increment); only
         // tickets up to the threshold are verified, so parallel guesses can't exceed it.
         let lockout = accounts.lockout.rule != nil

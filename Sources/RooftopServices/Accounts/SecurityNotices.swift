@@ -39,10 +39,6 @@ package struct SecurityNotices: Sendable {
             case .newDevice(let device):
                 guard !Self.isAnonymous(user) else { return }
                 await send(.newDevice, about: user, device: device, at: now, mail: mail)
-            case .passwordChanged:
-                await send(
-                    .passwordChanged, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
-                    mail: mail)
             case .emailChanged(let old):
                 let device = await accounts.devices.fields(installationId: nil, at: now, origin: origin)
                 guard let new = user.fields["email"]?.stringValue, old.map(AccountKey.normalize) != AccountKey.normalize(new) else { return }
@@ -53,37 +49,28 @@ package struct SecurityNotices: Sendable {
                     await send(.emailChanged, about: user, to: old, device: device, at: now, mail: mail, extra: ["newEmail": Self.masked(new)])
                 }
                 await send(.emailAdded, about: user, device: device, at: now, mail: mail)
-            case .providerLinked(let provider):
-                await send(
-                    .providerLinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
-                    mail: mail,
-                    extra: ["provider": provider])
-            case .providerUnlinked(let provider):
-                await send(
-                    .providerUnlinked, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
-                    mail: mail,
-                    extra: ["provider": provider])
-            case .secondFactorEnabled:
-                await send(
-                    .secondFactorEnabled, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
-                    mail: mail)
-            case .secondFactorRemoved:
-                await send(
-                    .secondFactorRemoved, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
-                    mail: mail)
-            case .recoveryCodeUsed(let left):
-                await send(
-                    .recoveryCodeUsed, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
-                    mail: mail, extra: ["left": String(left)])
-            case .passkeyAdded(let name):
-                await send(
-                    .passkeyAdded, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
-                    mail: mail, extra: ["passkey": name])
-            case .passkeyRemoved(let name):
-                await send(
-                    .passkeyRemoved, about: user, device: await accounts.devices.fields(installationId: nil, at: now, origin: origin), at: now,
-                    mail: mail, extra: ["passkey": name])
+            default:
+                // Every other notice is about this request: its device, and the notice's own values.
+                guard let (kind, extra) = Self.mail(for: notice) else { return }
+                let device = await accounts.devices.fields(installationId: nil, at: now, origin: origin)
+                await send(kind, about: user, device: device, at: now, mail: mail, extra: extra)
             }
+        }
+    }
+
+    /// The template and values of a notice about the request that caused it; nil for the two
+    /// with their own flow (a new device, an email change).
+    static func mail(for notice: SecurityNotice) -> (MailTemplates.Kind, [String: String])? {
+        switch notice {
+        case .passwordChanged: (.passwordChanged, [:])
+        case .providerLinked(let provider): (.providerLinked, ["provider": provider])
+        case .providerUnlinked(let provider): (.providerUnlinked, ["provider": provider])
+        case .secondFactorEnabled: (.secondFactorEnabled, [:])
+        case .secondFactorRemoved: (.secondFactorRemoved, [:])
+        case .recoveryCodeUsed(let left): (.recoveryCodeUsed, ["left": String(left)])
+        case .passkeyAdded(let name): (.passkeyAdded, ["passkey": name])
+        case .passkeyRemoved(let name): (.passkeyRemoved, ["passkey": name])
+        case .newDevice, .emailChanged: nil
         }
     }
 

@@ -18,6 +18,20 @@ struct UserDirectory: Sendable {
         try await find(.user, .field(FieldPath(field: .objectId), .equals(.string(userId))), limit: 1).first
     }
 
+    /// The user a login names: by `username` (or an email typed into it) or by `email`, compared
+    /// as their normalized, uniquely indexed keys; nil when nothing is named or nobody matches.
+    func user(username: String?, email: String? = nil) async throws -> StoredObject? {
+        var candidates: [QueryNode] = []
+        if let username {
+            let key = AccountKey.normalize(username)
+            candidates.append(.field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key))))
+            if username.contains("@") { candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(key)))) }
+        }
+        if let email { candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(AccountKey.normalize(email))))) }
+        guard !candidates.isEmpty else { return nil }
+        return try await find(.user, .or(candidates), limit: 1).first
+    }
+
     /// The user linked to any of these identities.
     func user(linkedTo identities: [(provider: String, id: String, data: JSON)]) async throws -> StoredObject? {
         let conditions = identities.map { QueryNode.field(FieldPath(field: AuthProviders.idField($0.provider)), .equals(.string($0.id))) }

@@ -25,9 +25,7 @@ package struct PasskeyManagement: Sendable {
 
     /// `PUT /users/me/passkeys/:id`: a new name.
     package func rename(userId: String, id: String, body: [String: JSON]) async throws -> [String: JSON] {
-        guard let name = try PasskeyRegistration.name(body["name"]) else {
-            throw ParseError(.invalidValue, "name must be a string of 1 to 64 characters, without control characters.")
-        }
+        guard let name = try PasskeyRegistration.name(body["name"]) else { throw PasskeyRegistration.invalidName }
         let renamed = try await passkeys.update(userId) { list, _ -> StoredPasskey? in
             guard let index = list.index(of: id) else { throw Self.notFound }
             list.items[index].name = name

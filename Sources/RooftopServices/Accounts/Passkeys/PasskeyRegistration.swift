@@ -122,9 +122,12 @@ package struct PasskeyRegistration: Sendable {
         guard let json, json != .null else { return nil }
         guard case .string(let text) = json, !text.isEmpty, text.count <= 64, text.utf8.count <= 256,
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || bidiControls.contains($0.value) })
-        else { throw ParseError(.invalidValue, "name must be a string of 1 to 64 characters, without control characters.") }
+        else { throw invalidName }
         return text
     }
+
+    /// The answer to a name that is not one.
+    static let invalidName = ParseError(.invalidValue, "name must be a string of 1 to 64 characters, without control characters.")
 
     /// Unicode's bidirectional formatting characters (UAX #9): marks, embeddings, overrides, isolates.
     static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]

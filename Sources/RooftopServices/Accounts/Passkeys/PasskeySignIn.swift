@@ -47,16 +47,13 @@ package struct PasskeySignIn: Sendable {
                 throw ParseError(.invalidValue, "username must be a non-empty string.")
             }
             try AccountInput.refuseNUL(name, .username)
-            let key = AccountKey.normalize(username)
-            var candidates: [QueryNode] = [.field(FieldPath(field: .internal(.usernameKey)), .equals(.string(key)))]
-            if username.contains("@") { candidates.append(.field(FieldPath(field: .internal(.emailKey)), .equals(.string(key)))) }
-            let user = try await accounts.directory.find(.user, .or(candidates), limit: 1).first
+            let user = try await accounts.directory.user(username: username)
             let stored = user.map { StoredPasskeys.of($0).passkeys.items } ?? []
             if let user, !stored.isEmpty {
                 userId = user.objectId
                 allow = stored.map(PasskeyWire.descriptor)
             } else {
-                allow = Self.decoys(for: key, crypto.decoys)
+                allow = Self.decoys(for: AccountKey.normalize(username), crypto.decoys)
                 userId = ""
             }
         }
@@ -150,7 +147,7 @@ package struct PasskeySignIn: Sendable {
         } catch let refusal as PasskeyRefusal {
             throw Failure(reason: refusal.reason.rawValue, userId: userId)
         }
-        try await recordUse(of: id, checked, userId: userId)
+        try await recordUse(of: id, checked, user: user)
         return (try await passkeys.user(userId), checked)
     }
 
@@ -158,9 +155,10 @@ package struct PasskeySignIn: Sendable {
     /// up (0 means the authenticator keeps none, as synced passkeys do). One that goes back (a
     /// possible clone) is counted and audited; the sign-in still completes, as WebAuthn leaves
     /// that choice to the relying party and a synced passkey's counter can't be trusted anyway.
-    func recordUse(of id: String, _ checked: CheckedAssertion, userId: String) async throws {
+    func recordUse(of id: String, _ checked: CheckedAssertion, user: StoredObject) async throws {
+        let userId = user.objectId
         let now = accounts.objects.clock.now().millisecondsSince1970
-        let wentBack = try await passkeys.update(userId) { list, _ -> Bool? in
+        let wentBack = try await passkeys.update(userId, readAs: user) { list, _ -> Bool? in
             guard let index = list.index(of: id) else { throw Failure(reason: "credential removed meanwhile", userId: userId) }
             var passkey = list.items[index]
             let regressed = (checked.signCount != 0 || passkey.signCount != 0) && checked.signCount <= passkey.signCount

@@ -3,7 +3,7 @@ import RooftopCore
 /// The WebAuthn L3 JSON a client sends (`RegistrationResponseJSON`, `AuthenticationResponseJSON`)
 /// read into bytes: every member typed and bounded before any of it is decoded, so an operator
 /// where a string belongs, a huge value or a NUL is refused (107) before the verifier sees it.
-enum PasskeyWire {
+package enum PasskeyWire {
     /// Transports a client may report (WebAuthn L3 `AuthenticatorTransport`).
     static let transports: Set<String> = ["usb", "nfc", "ble", "smart-card", "hybrid", "internal"]
 
@@ -80,6 +80,12 @@ enum PasskeyWire {
         var fields: [String: JSON] = ["type": "public-key", "id": .string(passkey.id)]
         if !passkey.transports.isEmpty { fields["transports"] = .array(passkey.transports.map(JSON.string)) }
         return .object(fields)
+    }
+
+    /// Whether `text` can name a stored credential: base64url as this server writes it, of 1 to
+    /// 1023 bytes (WebAuthn's bound). Paths carrying anything else are refused before any read.
+    package static func isCredentialId(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 1364 && Base64URL.decode(text) != nil
     }
 
     /// The user handle of `userId`: its object id's bytes (opaque, never an email or a name).

@@ -42,13 +42,18 @@ struct Passkeys: Sendable {
     }
 
     /// Applies `change` to the user's list and writes it, requiring the list as read; on a race
-    /// (another write in between), reads again and retries, up to three times. `change` returns
+    /// (another write in between), reads again and retries, up to three times; `read`, the user as
+    /// the caller just read it, saves the first read. `change` returns
     /// nil to write nothing; whatever else it returns comes back with the list written.
     func update<Result>(
-        _ userId: String, _ change: (inout StoredPasskeys, StoredObject) throws -> Result?
+        _ userId: String, readAs read: StoredObject? = nil, _ change: (inout StoredPasskeys, StoredObject) throws -> Result?
     ) async throws -> Result? {
+        var known = read
         for _ in 0..<3 {
-            let user = try await self.user(userId)
+            // The user as the caller just read it, the first time; after a race, as it is now.
+            let user: StoredObject
+            if let read = known { user = read } else { user = try await self.user(userId) }
+            known = nil
             var (list, text) = StoredPasskeys.of(user)
             guard let result = try change(&list, user) else { return nil }
             var write = ObjectWrite()
