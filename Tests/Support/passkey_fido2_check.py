@@ -110,7 +110,8 @@ def prove_algorithm(name: str, directory: str) -> tuple[dict, dict]:
     results["registerWrongOrigin"] = judged("refused", registration(origin=EVIL_ORIGIN))
     results["registerNoUv"] = judged("refused", registration("--no-uv"))
     results["registerNoUp"] = judged("refused", registration("--no-up"))
-    results["registerWrongChallenge"] = judged("refused", registration("--challenge-override", websafe_encode(os.urandom(32))))
+    # A random base64url value may start with "-", which argparse reads as an option: glued with "=".
+    results["registerWrongChallenge"] = judged("refused", registration("--challenge-override=" + websafe_encode(os.urandom(32))))
     results["registerWrongRpId"] = judged("refused", registration("--rp-id-override", "evil.example"))
     if "credential" not in registered:
         return results, checks
@@ -144,7 +145,7 @@ def prove_algorithm(name: str, directory: str) -> tuple[dict, dict]:
     results["assertTamperedSignature"] = judged("refused", assertion("--tamper-signature"))
     results["assertNoUv"] = judged("refused", assertion("--no-uv"))
     results["assertNoUp"] = judged("refused", assertion("--no-up"))
-    results["assertWrongChallenge"] = judged("refused", assertion("--challenge-override", websafe_encode(os.urandom(32))))
+    results["assertWrongChallenge"] = judged("refused", assertion("--challenge-override=" + websafe_encode(os.urandom(32))))
     results["assertWrongRpId"] = judged("refused", assertion("--rp-id-override", "evil.example"))
     return results, checks
 
