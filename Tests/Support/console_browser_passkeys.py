@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
@@ -48,8 +49,12 @@ def main():
         link = driver.find_element(By.XPATH, "//table[contains(@class,'passkeys')]//tr[td[1][starts-with(., '%s')]]//a" % passkey)
         seen["link_label"] = link.text
         link.click()
+        # The confirmation page, once it is the document (not the page the click left): its
+        # heading read again if the page is still being replaced when first found.
+        wait.until(ec.url_contains("/remove"))
         wait.until(ec.presence_of_element_located((By.ID, "confirm")))
-        seen["heading"] = driver.find_element(By.TAG_NAME, "h1").text
+        seen["heading"] = WebDriverWait(driver, 30, ignored_exceptions=(StaleElementReferenceException,)).until(
+            lambda d: d.find_element(By.TAG_NAME, "h1").text)
         seen["passkey_heading"] = driver.find_element(By.ID, "remove-passkey-h").text
         button = driver.find_element(By.CSS_SELECTOR, "[data-confirm-button]")
         seen["enabled_empty"] = button.is_enabled()

@@ -10,6 +10,7 @@ import json
 import os
 import sys
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
@@ -41,8 +42,12 @@ def main():
         wait.until(ec.text_to_be_present_in_element((By.TAG_NAME, "h1"), username))
         seen["state_before"] = state()
         driver.find_element(By.CSS_SELECTOR, "form[action$='/remove-second-factor'] button").click()
+        # The confirmation page, once it is the document (not the page the click left): its
+        # heading read again if the page is still being replaced when first found.
+        wait.until(ec.url_contains("/remove-second-factor"))
         wait.until(ec.presence_of_element_located((By.ID, "confirm")))
-        seen["heading"] = driver.find_element(By.TAG_NAME, "h1").text
+        seen["heading"] = WebDriverWait(driver, 30, ignored_exceptions=(StaleElementReferenceException,)).until(
+            lambda d: d.find_element(By.TAG_NAME, "h1").text)
         button = driver.find_element(By.CSS_SELECTOR, "[data-confirm-button]")
         seen["enabled_empty"] = button.is_enabled()
         field = driver.find_element(By.ID, "confirm")
